@@ -1,0 +1,114 @@
+"""The logging handler that turns torch's structured trace records into our events.
+
+It sits on torch's trace logger and runs synchronously on the compiling thread, so it can
+read the live compiler context.  It must never disturb the compile: every failure in it
+is caught, counted, and reported once.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+import warnings
+from typing import Any
+
+from symdebug._torch import compiler_context, dynamo_graph
+from symdebug._torch.shape_env import snapshot_shape_env
+from symdebug.capture import live_context
+from symdebug.events import GRAPH_INPUTS, SHAPE_ENV, CompileKey, Event, EventStream
+
+#: Events whose provenance depends on the live context at the moment they fire.
+GUARD_LIKE = frozenset(
+    {
+        "guard_added_fast",
+        "guard_added",
+        "symbolic_shape_specialization",
+        "create_symbol",
+        "create_unbacked_symbol",
+        "propagate_real_tensors",
+    }
+)
+
+
+def _compile_key(metadata: dict[str, Any]) -> CompileKey | None:
+    frame_id = metadata.get("frame_id")
+    if frame_id is None:
+        return None
+    return CompileKey(
+        frame_id,
+        metadata.get("frame_compile_id") or 0,
+        metadata.get("attempt") or 0,
+        metadata.get("compiled_autograd_id"),
+    )
+
+
+class CaptureHandler(logging.Handler):
+    """Collects structured trace records, with live context, into an EventStream."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.stream = EventStream(source="live")
+        self.errors = 0
+        self.first_error: str | None = None
+        self.code_objects: dict[str, Any] = {}
+        self._shape_envs: dict[CompileKey, Any] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Record one event; never raise into torch."""
+        try:
+            self._record(record)
+        except Exception:  # noqa: BLE001 - a fault here must not change the user's compile
+            self._fail(traceback.format_exc())
+
+    def _fail(self, text: str) -> None:
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = text
+            warnings.warn(
+                "symdebug: an error inside the capture hook was caught; the compile is "
+                f"unaffected, but this session may miss facts.\n{text}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+    def _record(self, record: logging.LogRecord) -> None:
+        metadata: dict[str, Any] = getattr(record, "metadata", None) or {}
+        if not metadata:
+            return
+        name = next(iter(metadata))
+        body = metadata[name]
+        if name in ("str", "chromium_event"):
+            return  # filenames are resolved from torch's intern table at build time
+        if name == "artifact":
+            name = f"artifact:{body.get('name', '?')}"
+        key = _compile_key(metadata)
+        event = Event(name, body, key, getattr(record, "payload", None), metadata.get("rank"))
+        if name in GUARD_LIKE:
+            event.live = live_context.snapshot()
+            self._remember_shape_env(key)
+        if name == "compilation_metrics" and key is not None:
+            self._add_shape_env_event(key)
+        self.stream.events.append(event)
+        if name == "dynamo_output_graph" and key is not None:
+            self._add_graph_inputs_event(key)
+
+    def _remember_shape_env(self, key: CompileKey | None) -> None:
+        if key is not None and key not in self._shape_envs:
+            env = compiler_context.current_shape_env()
+            if env is not None:
+                self._shape_envs[key] = env
+
+    def _add_graph_inputs_event(self, key: CompileKey) -> None:
+        self._remember_shape_env(key)
+        snapshot = dynamo_graph.graph_inputs_snapshot()
+        if snapshot is not None:
+            self.stream.events.append(Event(GRAPH_INPUTS, snapshot, key))
+            code = dynamo_graph.code_object_of_current_frame()
+            if code is not None:
+                self.code_objects[key.compile_id] = code
+
+    def _add_shape_env_event(self, key: CompileKey) -> None:
+        # Read at the end of the frame compile: Inductor and AOT add guards after Dynamo.
+        env = self._shape_envs.pop(key, None)
+        if env is not None:
+            self.stream.events.append(Event(SHAPE_ENV, snapshot_shape_env(env), key))

@@ -1,0 +1,37 @@
+"""Build the session's facts from one event stream, then run the processors."""
+
+from __future__ import annotations
+
+from symdebug.events import EventStream
+from symdebug.model.compile_builder import build_compile
+from symdebug.model.compile_events import group_by_compile
+from symdebug.model.guard_tree import parse_guard_tree
+from symdebug.model.guards_builder import build_guards
+from symdebug.model.specializations_builder import build_specializations
+from symdebug.model.symbols_builder import build_symbols
+from symdebug.model.types import Facts
+from symdebug.processors import enrich
+
+MAX_PROBLEM_EXAMPLES = 20
+
+
+def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
+    """All facts of a stream: compiles, guards, symbols, specializations, recompiles."""
+    facts = Facts(source=stream.source, capture_errors=capture_errors)
+    facts.problems = stream.problem_counts()
+    facts.problem_examples = [
+        f"{p.kind} at {p.where}: {p.detail}" for p in stream.problems[:MAX_PROBLEM_EXAMPLES]
+    ]
+    strings = stream.strings
+    for group in group_by_compile(stream.events):
+        tree_event = group.last("dynamo_cpp_guards_str")
+        tree = parse_guard_tree(tree_event.payload if tree_event is not None else None)
+        guards = build_guards(group, strings)
+        symbols = build_symbols(group, tree, strings)
+        facts.compiles.append(build_compile(group, tree, symbols, strings))
+        facts.guards.extend(guards)
+        facts.symbols.extend(symbols)
+        facts.specializations.extend(build_specializations(group, tree, guards, strings))
+    facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
+    enrich(facts)
+    return facts

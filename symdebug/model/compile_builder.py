@@ -1,0 +1,96 @@
+"""The Compile record of one frame compile: identity, status, metrics, reasons, inputs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from symdebug.model.compile_events import CompileEvents
+from symdebug.model.frames import to_frames
+from symdebug.model.guard_tree import GuardTree
+from symdebug.model.reasons import split_payload
+from symdebug.model.types import Compile, InputDim, Symbol
+
+
+def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
+    config = metrics.get("dynamo_config")
+    if isinstance(config, str):
+        try:
+            config = json.loads(config)
+        except ValueError:
+            return None
+    if not isinstance(config, dict) or "assume_static_by_default" not in config:
+        return None
+    return bool(config["assume_static_by_default"])
+
+
+def _status(group: CompileEvents, metrics: Mapping[str, Any]) -> str:
+    if metrics.get("fail_type"):
+        return "failed"
+    if not group.named("dynamo_output_graph"):
+        return "empty" if metrics else "incomplete"
+    return "ok"
+
+
+def _recompile_reasons(group: CompileEvents, metrics: Mapping[str, Any]) -> list[str]:
+    event = group.last("artifact:recompile_reasons")
+    if event is not None:
+        return split_payload(event.payload)
+    reason = metrics.get("recompile_reason")
+    return [str(reason)] if reason else []
+
+
+def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
+    by_source = {source: symbol.name for symbol in symbols for source in symbol.sources}
+    dims = []
+    for tensor in tree.tensors:
+        for index, size in enumerate(tensor.sizes):
+            source = f"{tensor.source}.size()[{index}]"
+            value: int | str = size if size is not None else by_source.get(source, "?")
+            dims.append(InputDim(source, value, size is None))
+    dims.extend(InputDim(source, value, False) for source, (value, _) in tree.ints.items())
+    return dims
+
+
+def _where(group: CompileEvents, metrics: Mapping[str, Any], strings: Mapping[int, str]) -> tuple[str, str, int]:
+    if metrics.get("co_name"):
+        return str(metrics["co_name"]), str(metrics.get("co_filename", "")), int(metrics.get("co_firstlineno") or 0)
+    start = group.last("dynamo_start")
+    frames = to_frames(start.body.get("stack"), strings) if start is not None else []
+    if frames:
+        return frames[-1].name, frames[-1].filename, frames[-1].lineno
+    return "", "", 0
+
+
+def build_compile(
+    group: CompileEvents, tree: GuardTree, symbols: list[Symbol], strings: Mapping[int, str]
+) -> Compile:
+    """One Compile from its events."""
+    metrics_event = group.last("compilation_metrics")
+    metrics: Mapping[str, Any] = metrics_event.body if metrics_event is not None else {}
+    name, filename, lineno = _where(group, metrics, strings)
+    key = group.key
+    static = _static_by_default(metrics)
+    seconds = metrics.get("entire_frame_compile_time_s")
+    return Compile(
+        compile_id=key.compile_id,
+        frame_id=key.frame_id,
+        frame_compile_id=key.frame_compile_id,
+        attempt=key.attempt,
+        name=name,
+        filename=filename,
+        lineno=lineno,
+        status=_status(group, metrics),
+        fail_type=metrics.get("fail_type"),
+        fail_reason=metrics.get("fail_reason"),
+        recompile_reasons=_recompile_reasons(group, metrics),
+        restart_reasons=[str(r) for r in metrics.get("restart_reasons") or []],
+        graphs=[e.payload for e in group.named("dynamo_output_graph") if e.payload],
+        dynamic=None if static is None else not static,
+        inputs=_inputs(tree, symbols),
+        guard_count=metrics.get("guard_count"),
+        shape_env_guard_count=metrics.get("shape_env_guard_count"),
+        seconds=float(seconds) if isinstance(seconds, int | float) else None,
+        rank=group.rank,
+    )

@@ -1,0 +1,68 @@
+"""Stack frames from trace events: resolve interned filenames, split user and framework."""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from symdebug.model.types import Frame
+
+#: Innermost frames that are guard plumbing, not the reason a guard exists.
+_PLUMBING = (
+    "torch/_logging/",
+    "torch/fx/experimental/symbolic_shapes.py",
+    "torch/fx/experimental/sym_node.py",
+    "torch/fx/experimental/recording.py",
+    "torch/__init__.py",
+    "torch/_subclasses/fake_tensor.py",
+    "torch/utils/_stats.py",
+    "torch/_dynamo/utils.py:wrap_fake_exception",
+)
+FRAMEWORK_FRAMES_KEPT = 12
+
+
+def is_torch_file(filename: str) -> bool:
+    """Whether a path lies inside the torch package (absolute or torch's short form)."""
+    normalized = filename.replace("\\", "/")
+    return "/torch/" in normalized or normalized.startswith("torch/")
+
+
+def to_frame(raw: Mapping[str, Any], strings: Mapping[int, str]) -> Frame:
+    """One torch frame dict (``{"filename": id, "line", "name", "loc"}``) as a Frame."""
+    filename = raw.get("filename", "")
+    if isinstance(filename, int):
+        filename = strings.get(filename, f"<interned {filename}>")
+    lineno = int(raw.get("line") or 0)
+    line = raw.get("loc")
+    if line is None:
+        line = linecache.getline(str(filename), lineno).strip()
+    return Frame(str(filename), lineno, str(raw.get("name", "")), str(line or ""))
+
+
+def to_frames(raw: Sequence[Mapping[str, Any]] | None, strings: Mapping[int, str]) -> list[Frame]:
+    """A whole stack, outermost first."""
+    return [to_frame(item, strings) for item in raw or ()]
+
+
+def _is_plumbing(frame: Frame) -> bool:
+    where = frame.filename.replace("\\", "/") + ":" + frame.name
+    return any(part in where for part in _PLUMBING)
+
+
+def framework_frames(stack: list[Frame]) -> list[Frame]:
+    """The torch frames below the last non-torch frame, without the guard plumbing tail."""
+    start = 0
+    for index, frame in enumerate(stack):
+        if not is_torch_file(frame.filename):
+            start = index + 1
+    frames = stack[start:]
+    end = len(frames)
+    while end > 0 and _is_plumbing(frames[end - 1]):
+        end -= 1
+    return frames[max(0, end - FRAMEWORK_FRAMES_KEPT) : end]
+
+
+def frame_names(stack: Sequence[Frame]) -> set[str]:
+    """Function names on a stack, for evidence checks."""
+    return {frame.name for frame in stack}

@@ -1,0 +1,72 @@
+"""Parse Dynamo's guard tree text (``dynamo_cpp_guards_str``) for the shape facts it holds.
+
+The same text is in live capture and in ``TORCH_TRACE`` logs, so both get the static
+dimensions of each tensor input (``size=[None, 4]``), the specialized ints
+(``EQUALS_MATCH``) and the installed shape guards in source form (``LAMBDA_GUARD``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_TENSOR = re.compile(
+    r"TENSOR_MATCH: check_tensor\((?P<source>.+?), \w+, .*?size=\[(?P<size>[^\]]*)\], "
+    r"stride=\[(?P<stride>[^\]]*)\]"
+)
+_EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
+_LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
+_NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
+
+
+@dataclass(slots=True)
+class TensorMatch:
+    """One TENSOR_MATCH: the dims that are static (ints) or dynamic (None)."""
+
+    source: str
+    sizes: list[int | None]
+    strides: list[int | None]
+
+
+@dataclass(slots=True)
+class ShapeLine:
+    """An installed ShapeEnv guard in source form, with torch's note (user line, why)."""
+
+    code: str
+    note: str
+
+
+@dataclass(slots=True)
+class GuardTree:
+    """The shape-relevant facts of one compile's guard tree."""
+
+    tensors: list[TensorMatch] = field(default_factory=list)
+    ints: dict[str, tuple[int, str]] = field(default_factory=dict)
+    shape_lines: list[ShapeLine] = field(default_factory=list)
+
+
+def _dims(text: str) -> list[int | None]:
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    return [None if part == "None" else int(part) for part in parts if part == "None" or part.lstrip("-").isdigit()]
+
+
+def _add_line(tree: GuardTree, line: str) -> None:
+    if (match := _TENSOR.search(line)) is not None:
+        tree.tensors.append(
+            TensorMatch(match["source"], _dims(match["size"]), _dims(match["stride"]))
+        )
+    elif (match := _EQUALS.search(line)) is not None:
+        tree.ints[match["source"]] = (int(match["value"]), match["note"] or "")
+    elif (match := _LAMBDA.search(line)) is not None:
+        code = match["code"].strip()
+        if not any(code.startswith(prefix) or prefix in code for prefix in _NOT_SHAPE):
+            tree.shape_lines.append(ShapeLine(code, (match["note"] or "").strip()))
+
+
+def parse_guard_tree(text: str | None) -> GuardTree:
+    """Parse the tree; unknown lines are ignored."""
+    tree = GuardTree()
+    for line in (text or "").splitlines():
+        if "MATCH" in line or "LAMBDA_GUARD" in line:
+            _add_line(tree, line)
+    return tree

@@ -1,0 +1,137 @@
+"""Guards of one compile: from ``guard_added_fast`` events and, live, the ShapeEnv."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from symdebug.events import SHAPE_ENV, Event
+from symdebug.model.compile_events import CompileEvents
+from symdebug.model.frames import framework_frames, is_torch_file, to_frames
+from symdebug.model.types import Frame, Guard
+
+_SYMBOL = re.compile(r"\b[su]\d+\b")
+_PHASE_FILES = (
+    ("/_inductor/", "inductor"),
+    ("/_functorch/", "aot"),
+    ("fx/experimental/proxy_tensor.py", "aot"),
+    ("_dynamo/symbolic_convert.py", "dynamo"),
+    ("/_dynamo/variables/", "dynamo"),
+)
+
+
+def phase_of(stack: list[Frame]) -> str:
+    """Innermost phase-defining torch file on a stack (for logs, where no live context is)."""
+    for frame in reversed(stack):
+        path = frame.filename.replace("\\", "/")
+        for part, phase in _PHASE_FILES:
+            if part in path:
+                return phase
+    return "unknown"
+
+
+def free_symbols(expr: str) -> list[str]:
+    """Symbol names in a printed sympy expression, in order of appearance."""
+    return list(dict.fromkeys(_SYMBOL.findall(expr)))
+
+
+def _is_runtime_assert(stack: list[Frame]) -> bool:
+    names = [frame.name for frame in stack]
+    if "_log_guard" not in names:
+        return False
+    index = names.index("_log_guard")
+    return index > 0 and names[index - 1] == "guard_or_defer_runtime_assert"
+
+
+def _status(stack: list[Frame], live: Mapping[str, Any]) -> str:
+    if _is_runtime_assert(stack):
+        return "runtime-assert"
+    if live.get("suppressed"):
+        return "suppressed"
+    if live.get("frozen"):
+        return "ignored"
+    return "installed"
+
+
+def _node_name(live: Mapping[str, Any]) -> str | None:
+    node = live.get("_node")
+    if node is not None:
+        return str(node.name)  # the final name: Dynamo may have renamed the node
+    name = live.get("fx_node")
+    return str(name) if name is not None else None
+
+
+def guard_from_event(event: Event, compile_id: str, strings: Mapping[int, str]) -> Guard:
+    """A Guard with the provenance a ``guard_added_fast`` event carries."""
+    body, live = event.body, event.live or {}
+    stack = to_frames(body.get("stack"), strings)
+    expr = str(body.get("expr", ""))
+    instruction = live.get("instruction") or {}
+    return Guard(
+        id="",
+        expr=expr,
+        compile_id=compile_id,
+        status=_status(stack, live),
+        user_stack=[f for f in to_frames(body.get("user_stack"), strings) if f.filename],
+        framework_stack=framework_frames(stack),
+        fx_node=_node_name(live),
+        phase=live.get("phase") or phase_of(stack),
+        symbols=free_symbols(expr),
+        instruction=instruction.get("opname"),
+        aot_graph=live.get("aot_graph"),
+    )
+
+
+def _frame_from_loc(loc: str | None) -> list[Frame]:
+    if not loc:
+        return []
+    match = re.search(r"(?P<file>\S+):(?P<line>\d+) in (?P<name>\S+)", loc)
+    if match is None:
+        return []
+    return [Frame(match["file"], int(match["line"]), match["name"], loc.split("  #")[0])]
+
+
+def _guard_from_shape_env(entry: Mapping[str, Any], compile_id: str) -> Guard:
+    """A guard the ShapeEnv holds but no event announced (provenance from its SLoc)."""
+    user = [f for f in _frame_from_loc(entry.get("user")) if not is_torch_file(f.filename)]
+    expr = str(entry["expr"])
+    return Guard(
+        id="",
+        expr=expr,
+        compile_id=compile_id,
+        user_stack=user,
+        framework_stack=_frame_from_loc(entry.get("framework")),
+        symbols=free_symbols(expr),
+        origin="shape_env",
+    )
+
+
+def _reconcile_with_shape_env(guards: dict[str, Guard], env: Mapping[str, Any], cid: str) -> None:
+    """Live: the ShapeEnv decides what was installed; it is the source of truth."""
+    installed = {str(entry["expr"]): entry for entry in env.get("guards", [])}
+    asserts = set(env.get("runtime_asserts", []))
+    for expr, guard in guards.items():
+        if expr in installed:
+            guard.status = "installed"
+        elif guard.status == "installed":
+            guard.status = "runtime-assert" if expr in asserts else "ignored"
+    for expr, entry in installed.items():
+        if expr not in guards:
+            guards[expr] = _guard_from_shape_env(entry, cid)
+
+
+def build_guards(group: CompileEvents, strings: Mapping[int, str]) -> list[Guard]:
+    """Deduplicated guards of one compile, in the order torch added them."""
+    compile_id = group.key.compile_id
+    guards: dict[str, Guard] = {}
+    for event in group.named("guard_added_fast"):
+        guard = guard_from_event(event, compile_id, strings)
+        guards.setdefault(guard.expr, guard)
+    env = group.last(SHAPE_ENV)
+    if env is not None:
+        _reconcile_with_shape_env(guards, env.body, compile_id)
+    result = list(guards.values())
+    for index, guard in enumerate(result):
+        guard.id = f"{compile_id}#{index}"
+    return result

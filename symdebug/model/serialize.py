@@ -1,0 +1,163 @@
+"""Facts <-> JSON (schema v1).  Lossless: guards are stored once and referenced by id."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import orjson
+
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Frame,
+    Guard,
+    InputDim,
+    Recompile,
+    Specialization,
+    Symbol,
+)
+
+SCHEMA_VERSION = 1
+_REFERENCES = {"guards", "guard", "specialization"}
+
+
+def _frame(frame: Frame | None) -> dict[str, Any] | None:
+    return dataclasses.asdict(frame) if frame is not None else None
+
+
+def _plain(obj: Any) -> dict[str, Any]:
+    """A dataclass as a dict; Guard and Specialization references become ids."""
+    out: dict[str, Any] = {}
+    for field in dataclasses.fields(obj):
+        value = getattr(obj, field.name)
+        if field.name in _REFERENCES and not isinstance(obj, Facts):
+            value = _reference(value)
+        elif isinstance(value, Frame):
+            value = _frame(value)
+        elif isinstance(value, list) and value and isinstance(value[0], Frame | InputDim):
+            value = [dataclasses.asdict(item) for item in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[field.name] = value
+    return out
+
+
+def _reference(value: Any) -> Any:
+    if isinstance(value, list):
+        return [guard.id for guard in value]
+    if isinstance(value, Guard):
+        return value.id
+    if isinstance(value, Specialization):
+        return f"{value.compile_id}|{value.source}"
+    return None
+
+
+def facts_to_dict(facts: Facts) -> dict[str, Any]:
+    """The JSON-able document for a session."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": facts.source,
+        "rank": facts.rank,
+        "problems": facts.problems,
+        "problem_examples": facts.problem_examples,
+        "capture_errors": facts.capture_errors,
+        "compiles": [_plain(c) for c in facts.compiles],
+        "guards": [_plain(g) for g in facts.guards],
+        "symbols": [_plain(s) for s in facts.symbols],
+        "specializations": [_plain(s) for s in facts.specializations],
+        "recompiles": [_plain(r) for r in facts.recompiles],
+    }
+
+
+def facts_to_json(facts: Facts) -> str:
+    """Serialize a session to a JSON string."""
+    return orjson.dumps(facts_to_dict(facts)).decode()
+
+
+def _frames(items: list[dict[str, Any]] | None) -> list[Frame]:
+    return [Frame(**item) for item in items or []]
+
+
+def _maybe_frame(item: dict[str, Any] | None) -> Frame | None:
+    return Frame(**item) if item else None
+
+
+def _guard(data: dict[str, Any]) -> Guard:
+    data = dict(data, user_stack=_frames(data["user_stack"]))
+    return Guard(**dict(data, framework_stack=_frames(data["framework_stack"])))
+
+
+def _symbol(data: dict[str, Any]) -> Symbol:
+    value_range = data.get("range")
+    return Symbol(
+        **dict(
+            data,
+            range=tuple(value_range) if value_range else None,
+            user_frame=_maybe_frame(data.get("user_frame")),
+        )
+    )
+
+
+def _specialization(data: dict[str, Any], guards: dict[str, Guard]) -> Specialization:
+    return Specialization(
+        **dict(
+            data,
+            guards=[guards[i] for i in data["guards"]],
+            user_frame=_maybe_frame(data.get("user_frame")),
+        )
+    )
+
+
+def _recompile(data: dict[str, Any], guards: dict[str, Guard], specs: dict[str, Specialization]) -> Recompile:
+    return Recompile(
+        **dict(
+            data,
+            guard=guards.get(data["guard"]) if data.get("guard") else None,
+            specialization=specs.get(data["specialization"]) if data.get("specialization") else None,
+        )
+    )
+
+
+def _compile(data: dict[str, Any]) -> Compile:
+    return Compile(**dict(data, inputs=[InputDim(**item) for item in data.get("inputs", [])]))
+
+
+def check_version(document: dict[str, Any]) -> None:
+    """Refuse documents of a schema this version cannot read."""
+    version = document.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ValueError(
+            f"symdebug session schema_version {version!r} is not supported "
+            f"(this symdebug reads version {SCHEMA_VERSION})"
+        )
+
+
+def facts_from_dict(document: dict[str, Any]) -> Facts:
+    """Rebuild facts from :func:`facts_to_dict` output."""
+    check_version(document)
+    guards = {g.id: g for g in map(_guard, document["guards"])}
+    specs = {
+        f"{s.compile_id}|{s.source}": s
+        for s in (_specialization(d, guards) for d in document["specializations"])
+    }
+    return Facts(
+        compiles=[_compile(d) for d in document["compiles"]],
+        guards=list(guards.values()),
+        symbols=[_symbol(d) for d in document["symbols"]],
+        specializations=list(specs.values()),
+        recompiles=[_recompile(d, guards, specs) for d in document["recompiles"]],
+        problems=dict(document.get("problems", {})),
+        problem_examples=list(document.get("problem_examples", [])),
+        capture_errors=int(document.get("capture_errors", 0)),
+        source=str(document.get("source", "")),
+        rank=document.get("rank"),
+    )
+
+
+def facts_from_json(text: str | bytes) -> Facts:
+    """Parse a session JSON document."""
+    document = orjson.loads(text)
+    if not isinstance(document, dict):
+        raise ValueError("not a symdebug session: the JSON document is not an object")
+    return facts_from_dict(document)

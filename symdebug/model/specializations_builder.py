@@ -1,0 +1,85 @@
+"""Specializations of one compile: sources whose value became a constant.
+
+Three kinds of evidence: ``symbolic_shape_specialization`` events (a symbol replaced by a
+constant), static dimensions of tensor inputs (``TENSOR_MATCH size=[8, None]``) and
+specialized ints (``EQUALS_MATCH``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from symdebug.model.compile_events import CompileEvents
+from symdebug.model.frames import to_frames
+from symdebug.model.guard_tree import GuardTree
+from symdebug.model.types import Guard, Specialization
+
+#: Parameters and buffers are static by design; listing their dims would bury the inputs.
+_STATE_SOURCES = ("._parameters[", "._buffers[", ".weight", ".bias")
+
+
+def is_module_state(source: str) -> bool:
+    """Whether a source names a module parameter or buffer."""
+    return any(part in source for part in _STATE_SOURCES)
+
+
+def _int_value(text: object) -> int | str:
+    value = str(text)
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+def forcing_guards(guards: list[Guard], symbol: str, value: object) -> list[Guard]:
+    """The guards that pinned ``symbol`` to ``value`` (an exact equality first)."""
+    mentioning = [guard for guard in guards if symbol in guard.symbols]
+    exact = [g for g in mentioning if g.expr in (f"Eq({symbol}, {value})", f"Eq({value}, {symbol})")]
+    return exact or mentioning
+
+
+def _from_events(
+    group: CompileEvents, guards: list[Guard], strings: Mapping[int, str]
+) -> list[Specialization]:
+    result = []
+    for event in group.named("symbolic_shape_specialization"):
+        body = event.body
+        symbol, value = str(body.get("symbol", "")), _int_value(body.get("value"))
+        forced = forcing_guards(guards, symbol, value)
+        user = [f for f in to_frames(body.get("user_stack"), strings) if f.filename]
+        user_frame = user[-1] if user else next((g.user_frame for g in forced if g.user_frame), None)
+        result.extend(
+            Specialization(
+                source=str(source),
+                value=value,
+                compile_id=group.key.compile_id,
+                guards=forced,
+                user_frame=user_frame,
+                reason=str(body.get("reason", "")),
+                kind="size" if ".size()" in str(source) else "int",
+            )
+            for source in body.get("sources") or []
+        )
+    return result
+
+
+def _from_tree(tree: GuardTree, compile_id: str) -> list[Specialization]:
+    result = []
+    for tensor in tree.tensors:
+        if is_module_state(tensor.source):
+            continue
+        result.extend(
+            Specialization(f"{tensor.source}.size()[{index}]", size, compile_id, reason="static")
+            for index, size in enumerate(tensor.sizes)
+            if size is not None
+        )
+    for source, (value, _note) in tree.ints.items():
+        result.append(Specialization(source, value, compile_id, reason="equals_match", kind="int"))
+    return result
+
+
+def build_specializations(
+    group: CompileEvents, tree: GuardTree, guards: list[Guard], strings: Mapping[int, str]
+) -> list[Specialization]:
+    """All specializations of one compile, one per source."""
+    seen: dict[str, Specialization] = {}
+    for spec in _from_events(group, guards, strings) + _from_tree(tree, group.key.compile_id):
+        seen.setdefault(spec.source, spec)
+    return list(seen.values())

@@ -1,0 +1,170 @@
+"""Typed facts of a session.  Plain dataclasses: no torch objects, all JSON-able.
+
+Attribute names listed in DESIGN.md are a public contract; add, never rename.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Cause values, as DESIGN.md names them.
+CAUSES = (
+    "user_branch",
+    "op_requirement",
+    "int_specialized",
+    "zero_one",
+    "duck_sizing",
+    "static_by_default",
+    "inductor",
+    "backward",
+    "mark_dynamic_violated",
+    "unknown",
+)
+GUARD_STATUSES = ("installed", "suppressed", "runtime-assert", "ignored")
+SYMBOL_STATES = ("dynamic", "specialized", "duck-sized", "static-by-default", "unbacked")
+
+
+@dataclass(slots=True)
+class Frame:
+    """One stack frame: where code ran, with its source text."""
+
+    filename: str
+    lineno: int
+    name: str
+    line: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.filename}:{self.lineno} in {self.name}"
+        return f"{where}\n    {self.line}" if self.line else where
+
+
+@dataclass(slots=True)
+class Guard:
+    """A shape guard torch added while compiling, with its provenance."""
+
+    id: str
+    expr: str
+    compile_id: str
+    status: str = "installed"
+    cause: str = "unknown"
+    user_stack: list[Frame] = field(default_factory=list)
+    framework_stack: list[Frame] = field(default_factory=list)
+    fx_node: str | None = None
+    phase: str = "unknown"
+    symbols: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    instruction: str | None = None
+    aot_graph: str | None = None
+    fix: str | None = None
+    origin: str = "event"
+
+    @property
+    def user_frame(self) -> Frame | None:
+        """Innermost user frame, or None when the compiler itself raised the guard."""
+        return self.user_stack[-1] if self.user_stack else None
+
+    @property
+    def framework_frame(self) -> Frame | None:
+        """The innermost framework frame that explains the guard (below the guard plumbing)."""
+        return self.framework_stack[-1] if self.framework_stack else None
+
+
+@dataclass(slots=True)
+class Symbol:
+    """A symbolic size (or a dimension that stayed a constant) in one compile."""
+
+    name: str
+    sources: list[str]
+    compile_id: str
+    hint: int | None = None
+    range: tuple[int | str, int | str] | None = None
+    state: str = "dynamic"
+    cause: str | None = None
+    user_frame: Frame | None = None
+    range_locs: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Specialization:
+    """A source whose value was baked into a compile as a constant."""
+
+    source: str
+    value: int | str
+    compile_id: str
+    cause: str = "unknown"
+    guards: list[Guard] = field(default_factory=list)
+    user_frame: Frame | None = None
+    reason: str = ""
+    kind: str = "size"
+    fix: str | None = None
+
+
+@dataclass(slots=True)
+class Recompile:
+    """Why a frame was compiled again: the cached entry that failed, and its check."""
+
+    compile_id: str
+    failed_entry: str | None
+    reasons: list[str]
+    guard: Guard | None = None
+    cause: str = "unknown"
+    specialization: Specialization | None = None
+    failed_entries: list[str] = field(default_factory=list)
+    fix: str | None = None
+
+
+@dataclass(slots=True)
+class InputDim:
+    """One dimension of a graph input tensor, or an int input, as a compile saw it."""
+
+    source: str
+    value: int | str
+    symbolic: bool
+
+
+@dataclass(slots=True)
+class Compile:
+    """One Dynamo frame compile (the last attempt after restarts)."""
+
+    compile_id: str
+    frame_id: int
+    frame_compile_id: int
+    attempt: int = 0
+    name: str = ""
+    filename: str = ""
+    lineno: int = 0
+    status: str = "ok"
+    fail_type: str | None = None
+    fail_reason: str | None = None
+    recompile_reasons: list[str] = field(default_factory=list)
+    restart_reasons: list[str] = field(default_factory=list)
+    graphs: list[str] = field(default_factory=list)
+    dynamic: bool | None = None
+    inputs: list[InputDim] = field(default_factory=list)
+    guard_count: int | None = None
+    shape_env_guard_count: int | None = None
+    seconds: float | None = None
+    rank: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def frame_key(self) -> tuple[int, int]:
+        """Sort key: frame, then compile number."""
+        return (self.frame_id, self.frame_compile_id)
+
+
+@dataclass(slots=True)
+class Facts:
+    """Everything one session knows, as built from one event stream."""
+
+    compiles: list[Compile] = field(default_factory=list)
+    guards: list[Guard] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)
+    specializations: list[Specialization] = field(default_factory=list)
+    recompiles: list[Recompile] = field(default_factory=list)
+    problems: dict[str, int] = field(default_factory=dict)
+    problem_examples: list[str] = field(default_factory=list)
+    capture_errors: int = 0
+    source: str = "live"
+    rank: int | None = None

@@ -1,0 +1,76 @@
+"""Suggest a concrete fix (code to write) for each guard, specialization and recompile."""
+
+from __future__ import annotations
+
+import re
+
+from symdebug.model.reasons import strip_local_scope
+from symdebug.model.types import Facts, Guard
+
+_SIZE_SOURCE = re.compile(r"^(?P<tensor>.+)\.size\(\)\[(?P<dim>\d+)\]$")
+
+
+def _tensor_dim(source: str | None) -> tuple[str, str]:
+    match = _SIZE_SOURCE.match(strip_local_scope(source or ""))
+    return (match["tensor"], match["dim"]) if match else ("x", "0")
+
+
+def user_expression(guard: Guard) -> str:
+    """The guard with each symbol written as the user's code would name it."""
+    text = guard.expr
+    for symbol, source in zip(guard.symbols, _symbol_sources(guard), strict=False):
+        text = re.sub(rf"\b{symbol}\b", source, text)
+    return text
+
+
+def _symbol_sources(guard: Guard) -> list[str]:
+    return [strip_local_scope(s).replace(".size()[", ".shape[") for s in guard.sources]
+
+
+def _guard_check(guard: Guard | None) -> str:
+    if guard is None or len(guard.sources) != len(guard.symbols):
+        return "torch._check(<the size fact the code relies on>)"
+    return f"torch._check({user_expression(guard)})"
+
+
+def fix_for(cause: str, source: str | None = None, guard: Guard | None = None) -> str:
+    """The code or setting that would keep ``source`` dynamic, for a given cause."""
+    tensor, dim = _tensor_dim(source)
+    name = strip_local_scope(source or "n")
+    fixes = {
+        "user_branch": f"{_guard_check(guard)}, rewrite the branch without the size, or use torch.cond",
+        "op_requirement": f"{_guard_check(guard)} before the op, or reshape without a fixed factor",
+        "int_specialized": (
+            f"pass {name} as a tensor, or torch._dynamo.mark_dynamic the tensor it sizes; for "
+            "nn.Module attributes set torch._dynamo.config.allow_unspec_int_on_nn_module = True"
+        ),
+        "zero_one": (
+            f"torch._dynamo.decorators.mark_unbacked({tensor}, {dim}), or warm up with a size >= 2"
+        ),
+        "duck_sizing": (
+            "torch.fx.experimental._config.use_duck_shape = False, or warm up with distinct sizes"
+        ),
+        "static_by_default": (
+            f"torch._dynamo.mark_dynamic({tensor}, {dim}) before the first call "
+            f"(or torch._dynamo.maybe_mark_dynamic({tensor}, {dim}), or torch.compile(dynamic=True))"
+        ),
+        "inductor": "accept it, tune the Inductor config named in the framework frame, or report upstream",
+        "backward": "as for inductor, for the backward graph; check the backward frame named here",
+        "mark_dynamic_violated": (
+            f"remove the code path that fixes {name} (see the user line), or drop mark_dynamic({tensor}, {dim})"
+        ),
+    }
+    return fixes.get(cause, "no fix known: see the framework frame and report upstream if it is wrong")
+
+
+def suggest_fixes(facts: Facts) -> None:
+    """Set ``fix`` on guards, specializations and recompiles."""
+    for guard in facts.guards:
+        guard.fix = fix_for(guard.cause, guard.sources[0] if guard.sources else None, guard)
+    for spec in facts.specializations:
+        spec.fix = fix_for(spec.cause, spec.source, spec.guards[0] if spec.guards else None)
+    for recompile in facts.recompiles:
+        source = recompile.specialization.source if recompile.specialization else None
+        if source is None and recompile.guard is not None and recompile.guard.sources:
+            source = recompile.guard.sources[0]
+        recompile.fix = fix_for(recompile.cause, source, recompile.guard)

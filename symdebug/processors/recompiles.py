@@ -1,0 +1,125 @@
+"""Link each recompile to the check that failed: a Guard, a Specialization, or a rule."""
+
+from __future__ import annotations
+
+import re
+
+from symdebug.model.reasons import Reason, parse_reason, strip_local_scope
+from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
+
+#: Reason kinds whose cause is in the wording itself.
+_KIND_CAUSES = {"duck_sizing": "duck_sizing", "zero_one": "zero_one"}
+_RANGE = re.compile(
+    r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$"
+)
+
+
+def _new_value(facts: Facts, compile_id: str, source: str) -> int | None:
+    """The value the new compile saw for a (stripped) source: why the old range failed."""
+    for symbol in facts.symbols:
+        if symbol.compile_id == compile_id and any(
+            strip_local_scope(s) == source for s in symbol.sources
+        ):
+            return symbol.hint
+    return None
+
+
+def _bound_guard(guards: list[Guard], source: str, bound: str) -> Guard | None:
+    """The guard of the failed entry that set this bound of the source's range."""
+    for guard in guards:
+        names = [strip_local_scope(s) for s in guard.sources]
+        if source in names and re.search(rf"(?<![\d.]){bound}(?!\d)", guard.expr):
+            return guard
+    return None
+
+
+def _range_failure(recompile: Recompile, reason: Reason, facts: Facts, guards: list[Guard]) -> bool:
+    """For ``2 <= x.size()[0] <= 4096``: find which bound the new size broke, and why."""
+    match = _RANGE.match(reason.code)
+    if match is None or not (match["lower"] or match["upper"]):
+        return False
+    source = match["source"].strip()
+    value = _new_value(facts, recompile.compile_id, source)
+    upper_broken = value is not None and match["upper"] and value > int(match["upper"])
+    bound = match["upper"] if upper_broken else match["lower"]
+    guard = _bound_guard(guards, source, str(int(bound) - 1 if not upper_broken and bound else bound))
+    guard = guard or _bound_guard(guards, source, str(bound))
+    if not upper_broken and reason.kind == "zero_one":
+        recompile.cause = "zero_one"
+        return True
+    if guard is None:
+        return False
+    recompile.guard, recompile.cause = guard, guard.cause
+    return True
+
+
+def _spec_for(reason: Reason, specs: list[Specialization]) -> Specialization | None:
+    if reason.kind == "tensor_mismatch":
+        wanted = f"{reason.tensor}.size()[{reason.index}]"
+    elif reason.kind == "equals" and reason.source:
+        wanted = reason.source
+    else:
+        return None
+    return next((s for s in specs if strip_local_scope(s.source) == wanted), None)
+
+
+def _same_file(short: str, full: str) -> bool:
+    return full.replace("\\", "/").endswith(short.replace("\\", "/").lstrip("."))
+
+
+def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
+    """The guard whose source location torch printed next to the failed check."""
+    if reason.user_line is None:
+        return None
+    candidates = [
+        g
+        for g in guards
+        if g.user_frame is not None
+        and g.user_frame.lineno == reason.user_line
+        and g.user_frame.name == reason.user_fn
+        and _same_file(reason.user_file or "", g.user_frame.filename)
+    ]
+    if reason.framework_loc:
+        fw_line = reason.framework_loc.split(" in ")[0]
+        precise = [g for g in candidates if any(_same_file(fw_line, f"{f.filename}:{f.lineno}") for f in g.framework_stack)]
+        candidates = precise or candidates
+    mentioned = [g for g in candidates if any(strip_local_scope(s) in reason.code for s in g.sources)]
+    return (mentioned or candidates or [None])[0]
+
+
+def _link(recompile: Recompile, reason: Reason, facts: Facts) -> None:
+    entry = reason.entry
+    specs = [s for s in facts.specializations if s.compile_id == entry]
+    guards = [g for g in facts.guards if g.compile_id == entry and g.status == "installed"]
+    recompile.specialization = _spec_for(reason, specs)
+    if _range_failure(recompile, reason, facts, guards):
+        return
+    recompile.guard = _guard_for(reason, guards) if reason.kind not in _KIND_CAUSES else None
+    if recompile.specialization is not None:
+        recompile.cause = recompile.specialization.cause
+        recompile.guard = recompile.guard or next(iter(recompile.specialization.guards), None)
+    elif reason.kind in _KIND_CAUSES:
+        recompile.cause = _KIND_CAUSES[reason.kind]
+    elif recompile.guard is not None:
+        recompile.cause = recompile.guard.cause
+
+
+def recompile_of(compile_: Compile, facts: Facts) -> Recompile | None:
+    """The Recompile record of a compile that replaced an earlier one, if it did."""
+    if not compile_.recompile_reasons:
+        return None
+    reasons = [parse_reason(text) for text in compile_.recompile_reasons]
+    entries = [r.entry for r in reasons if r.entry]
+    recompile = Recompile(
+        compile_id=compile_.compile_id,
+        failed_entry=entries[0] if entries else None,
+        reasons=list(compile_.recompile_reasons),
+        failed_entries=entries,
+    )
+    _link(recompile, reasons[0], facts)
+    return recompile
+
+
+def link_recompiles(facts: Facts) -> None:
+    """Fill ``facts.recompiles``, one per compile that torch recompiled."""
+    facts.recompiles = [r for c in facts.compiles if (r := recompile_of(c, facts)) is not None]

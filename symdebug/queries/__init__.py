@@ -1,0 +1,1 @@
+"""Queries: read the facts and answer one question each (they never change the facts)."""

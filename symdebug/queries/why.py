@@ -1,0 +1,118 @@
+"""``why(source)``: the evidence chain for one input dimension or int."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from symdebug.model.reasons import strip_local_scope
+from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
+
+
+@dataclass(slots=True)
+class Explanation:
+    """Why a source is dynamic or constant in its latest compile."""
+
+    source: str
+    state: str
+    cause: str | None
+    value: int | str | None
+    compile_id: str
+    guards: list[Guard] = field(default_factory=list)
+    user_frame: Frame | None = None
+    fixes: list[str] = field(default_factory=list)
+    recompiles: list[Recompile] = field(default_factory=list)
+    history: list[tuple[str, str, int | str | None]] = field(default_factory=list)
+    symbol: str | None = None
+
+    @property
+    def fx_node(self) -> str | None:
+        """The FX node of the first guard that has one."""
+        return next((g.fx_node for g in self.guards if g.fx_node), None)
+
+    @property
+    def framework_frame(self) -> Frame | None:
+        """The framework frame of the first guard."""
+        return next((g.framework_frame for g in self.guards if g.framework_frame), None)
+
+    def __str__(self) -> str:
+        from symdebug.renderers.console import render_explanation
+
+        return render_explanation(self)
+
+
+def resolve_source(facts: Facts, name: str, dim: int | None = None) -> str:
+    """Turn ``("x", 0)``, ``"x.size()[0]"`` or ``"L['x'].size()[0]"`` into a known source."""
+    known = list(dict.fromkeys(src for symbol in facts.symbols for src in symbol.sources))
+    wanted = f"{name}.size()[{dim}]" if dim is not None else name
+    for candidate in (wanted, f"L['{name}'].size()[{dim}]" if dim is not None else f"L['{name}']"):
+        if candidate in known:
+            return candidate
+    stripped = [src for src in known if strip_local_scope(src) == strip_local_scope(wanted)]
+    if not stripped:
+        suffix = f"['{name}'].size()[{dim}]" if dim is not None else f"['{name}']"
+        stripped = [src for src in known if src.endswith(suffix)]
+    if stripped:
+        return stripped[0]
+    listing = ", ".join(known[:20]) or "none (nothing was compiled)"
+    raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
+
+
+def _latest(facts: Facts, source: str) -> Symbol:
+    return [s for s in facts.symbols if source in s.sources][-1]
+
+
+def _guards_for(facts: Facts, symbol: Symbol, source: str) -> list[Guard]:
+    spec = next(
+        (s for s in facts.specializations if s.compile_id == symbol.compile_id and s.source == source),
+        None,
+    )
+    if spec is not None and spec.guards:
+        return spec.guards
+    return [
+        g for g in facts.guards
+        if g.compile_id == symbol.compile_id and symbol.name in g.symbols and g.status == "installed"
+    ]
+
+
+def _recompiles_for(facts: Facts, source: str) -> list[Recompile]:
+    return [
+        r for r in facts.recompiles
+        if (r.specialization is not None and r.specialization.source == source)
+        or (r.guard is not None and source in r.guard.sources)
+    ]
+
+
+def _fixes(facts: Facts, symbol: Symbol, source: str, guards: list[Guard]) -> list[str]:
+    from symdebug.processors.fixes import fix_for
+
+    if symbol.state in ("dynamic", "unbacked"):
+        return []
+    return [fix_for(symbol.cause or "unknown", source, guards[0] if guards else None)]
+
+
+def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
+    from_guards = next((g.user_frame for g in guards if g.user_frame), None)
+    if symbol.state == "specialized":
+        return from_guards or symbol.user_frame
+    return symbol.user_frame or from_guards
+
+
+def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
+    """Explain a source in its latest compile, with its history across compiles."""
+    source = resolve_source(facts, name, dim)
+    symbol = _latest(facts, source)
+    guards = _guards_for(facts, symbol, source)
+    history = [(s.compile_id, s.state, s.hint) for s in facts.symbols if source in s.sources]
+    return Explanation(
+        source=source,
+        state=symbol.state,
+        cause=symbol.cause,
+        value=symbol.hint,
+        compile_id=symbol.compile_id,
+        guards=guards,
+        user_frame=_user_frame(symbol, guards),
+        fixes=_fixes(facts, symbol, source, guards),
+        recompiles=_recompiles_for(facts, source),
+        history=history,
+        symbol=symbol.name if symbol.state not in ("static-by-default",) else None,
+    )

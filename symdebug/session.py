@@ -1,0 +1,151 @@
+"""The Session: what one capture or one trace log knows, and the questions it answers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from symdebug.model.builder import build
+from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization, Symbol
+
+if TYPE_CHECKING:
+    from symdebug.capture.handler import CaptureHandler
+    from symdebug.queries.why import Explanation
+
+Pull = Callable[[], Facts]
+
+
+class Session:
+    """Compiles, symbols, guards, specializations and recompiles of one run.
+
+    A live session (from :func:`symdebug.capture`) rebuilds its facts when new events
+    arrived; a session from a trace log or a saved file is fixed.
+    """
+
+    def __init__(self, facts: Facts | None = None, *, pull: Pull | None = None) -> None:
+        self._facts = facts or Facts()
+        self._pull = pull
+        self._seen = -1
+        self._handler: CaptureHandler | None = None
+
+    @classmethod
+    def live(cls, handler: CaptureHandler) -> Session:
+        """A session that follows a capture handler's event stream."""
+        session = cls()
+        session._handler = handler
+        return session
+
+    def refresh(self) -> None:
+        """Rebuild the facts if the capture saw new events since the last build."""
+        handler = self._handler
+        if handler is None or len(handler.stream.events) == self._seen:
+            return
+        from symdebug._torch.trace_logger import interned_strings
+
+        handler.stream.strings.update(interned_strings())
+        self._seen = len(handler.stream.events)
+        self._facts = build(handler.stream, capture_errors=handler.errors)
+
+    @property
+    def facts(self) -> Facts:
+        """All facts, current."""
+        self.refresh()
+        return self._facts
+
+    @property
+    def compiles(self) -> list[Compile]:
+        """Every frame compile, in the order they happened."""
+        return self.facts.compiles
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        """Symbols and constant dimensions, per compile."""
+        return self.facts.symbols
+
+    @property
+    def guards(self) -> list[Guard]:
+        """Shape guards, deduplicated per compile, each with status and cause."""
+        return self.facts.guards
+
+    @property
+    def specializations(self) -> list[Specialization]:
+        """Sources that became constants, with the cause and guards that forced it."""
+        return self.facts.specializations
+
+    @property
+    def recompiles(self) -> list[Recompile]:
+        """Recompiles with the failed entry, torch's reasons and the failing Guard."""
+        return self.facts.recompiles
+
+    @property
+    def problems(self) -> dict[str, int]:
+        """Unreadable input counted by kind (trace logs), plus capture-hook errors."""
+        counts = dict(self.facts.problems)
+        if self.facts.capture_errors:
+            counts["capture_hook_error"] = self.facts.capture_errors
+        return counts
+
+    @property
+    def capture_errors(self) -> int:
+        """How many times the capture hook failed (each caught; the compile went on)."""
+        return self._handler.errors if self._handler is not None else self.facts.capture_errors
+
+    def code_object(self, compile_id: str) -> Any:
+        """The code object a live compile cached on, when captured in this process."""
+        return self._handler.code_objects.get(compile_id) if self._handler else None
+
+    def why(self, source: str, dim: int | None = None) -> Explanation:
+        """Explain the state of one input dimension or int.
+
+        Parameters
+        ----------
+        source
+            A source as torch names it (``"L['x'].size()[0]"``) or an argument name.
+        dim
+            The dimension, when ``source`` is an argument name.
+
+        Returns
+        -------
+        Explanation
+            State, value, cause, guards, user line and fixes; ``str()`` reads as an answer.
+        """
+        from symdebug.queries.why import why
+
+        return why(self.facts, source, dim)
+
+    def to_json(self) -> str:
+        """The session as JSON (schema v1)."""
+        from symdebug.model.serialize import facts_to_json
+
+        return facts_to_json(self.facts)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Session:
+        """A session from :meth:`to_json` output."""
+        from symdebug.model.serialize import facts_from_json
+
+        return cls(facts_from_json(text))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the session to a JSON file."""
+        with open(path, "w", encoding="utf-8") as out:  # noqa: PTH123 - accepts PathLike
+            out.write(self.to_json())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Session:
+        """Read a session written by :meth:`save`."""
+        with open(path, "rb") as source:  # noqa: PTH123
+            return cls.from_json(source.read())
+
+    def __str__(self) -> str:
+        from symdebug.renderers.console import render_summary
+
+        return render_summary(self.facts)
+
+    def __repr__(self) -> str:
+        facts = self.facts
+        return (
+            f"<symdebug.Session {facts.source}: {len(facts.compiles)} compiles, "
+            f"{len(facts.guards)} guards, {len(facts.recompiles)} recompiles>"
+        )
