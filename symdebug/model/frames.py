@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import linecache
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from symdebug.model.types import Frame
@@ -18,6 +19,7 @@ _PLUMBING = (
     "torch/_subclasses/fake_tensor.py",
     "torch/utils/_stats.py",
     "torch/_dynamo/utils.py:wrap_fake_exception",
+    "torch/_inductor/sizevars.py",
 )
 FRAMEWORK_FRAMES_KEPT = 12
 
@@ -66,3 +68,23 @@ def framework_frames(stack: list[Frame]) -> list[Frame]:
 def frame_names(stack: Sequence[Frame]) -> set[str]:
     """Function names on a stack, for evidence checks."""
     return {frame.name for frame in stack}
+
+
+_NOTE = re.compile(r"^(?P<code>.*?)\s*#\s*(?P<file>[^#]+?):(?P<line>\d+) in (?P<name>[\w<>.]+)")
+
+
+def resolve_short_path(short: str, known: Iterable[str]) -> str:
+    """Torch shortens paths in guard comments (``mp/probe/f.py``); find the full one."""
+    for candidate in known:
+        if candidate.endswith(short) and candidate != short:
+            return candidate
+    return short
+
+
+def frame_from_note(note: str, known: Iterable[str]) -> Frame | None:
+    """The user frame in a guard-tree comment: ``<code>  # <file>:<line> in <fn>``."""
+    match = _NOTE.search(note)
+    if match is None:
+        return None
+    filename = resolve_short_path(match["file"].strip(), known)
+    return Frame(filename, int(match["line"]), match["name"], match["code"].strip())

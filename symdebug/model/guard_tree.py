@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 _TENSOR = re.compile(
     r"TENSOR_MATCH: check_tensor\((?P<source>.+?), \w+, .*?size=\[(?P<size>[^\]]*)\], "
-    r"stride=\[(?P<stride>[^\]]*)\]"
+    r"stride=\[(?P<stride>[^\]]*)\]\)\s*(?:#\s*(?P<note>.*))?"
 )
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
@@ -26,6 +26,7 @@ class TensorMatch:
     source: str
     sizes: list[int | None]
     strides: list[int | None]
+    note: str = ""
 
 
 @dataclass(slots=True)
@@ -47,13 +48,15 @@ class GuardTree:
 
 def _dims(text: str) -> list[int | None]:
     parts = [part.strip() for part in text.split(",") if part.strip()]
-    return [None if part == "None" else int(part) for part in parts if part == "None" or part.lstrip("-").isdigit()]
+    return [None if part == "None" else int(part) for part in parts]
 
 
 def _add_line(tree: GuardTree, line: str) -> None:
     if (match := _TENSOR.search(line)) is not None:
         tree.tensors.append(
-            TensorMatch(match["source"], _dims(match["size"]), _dims(match["stride"]))
+            TensorMatch(
+                match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
+            )
         )
     elif (match := _EQUALS.search(line)) is not None:
         tree.ints[match["source"]] = (int(match["value"]), match["note"] or "")

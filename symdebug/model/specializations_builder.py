@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import to_frames
+from symdebug.model.frames import frame_from_note, to_frames
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.types import Guard, Specialization
 
@@ -60,18 +60,24 @@ def _from_events(
     return result
 
 
-def _from_tree(tree: GuardTree, compile_id: str) -> list[Specialization]:
+def _from_tree(tree: GuardTree, compile_id: str, files: list[str]) -> list[Specialization]:
     result = []
     for tensor in tree.tensors:
         if is_module_state(tensor.source):
             continue
+        frame = frame_from_note(tensor.note, files)
         result.extend(
-            Specialization(f"{tensor.source}.size()[{index}]", size, compile_id, reason="static")
+            Specialization(
+                f"{tensor.source}.size()[{index}]", size, compile_id, user_frame=frame, reason="static"
+            )
             for index, size in enumerate(tensor.sizes)
             if size is not None
         )
-    for source, (value, _note) in tree.ints.items():
-        result.append(Specialization(source, value, compile_id, reason="equals_match", kind="int"))
+    for source, (value, note) in tree.ints.items():
+        frame = frame_from_note(note, files)
+        result.append(
+            Specialization(source, value, compile_id, user_frame=frame, reason="equals_match", kind="int")
+        )
     return result
 
 
@@ -80,6 +86,8 @@ def build_specializations(
 ) -> list[Specialization]:
     """All specializations of one compile, one per source."""
     seen: dict[str, Specialization] = {}
-    for spec in _from_events(group, guards, strings) + _from_tree(tree, group.key.compile_id):
+    files = list(strings.values())
+    from_tree = _from_tree(tree, group.key.compile_id, files)
+    for spec in _from_events(group, guards, strings) + from_tree:
         seen.setdefault(spec.source, spec)
     return list(seen.values())

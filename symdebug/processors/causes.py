@@ -80,7 +80,8 @@ def specialization_cause(
     static_compile = compile_ is not None and compile_.dynamic is False
     if spec.kind == "int":
         is_argument = spec.source.count("[") == 1 and "." not in spec.source
-        return "static_by_default" if static_compile and is_argument and not history else "int_specialized"
+        unchanged = not _value_changed_before(spec, history)
+        return "static_by_default" if static_compile and is_argument and unchanged else "int_specialized"
     if spec.value in (0, 1) and (not static_compile or _value_changed_before(spec, history)):
         return "zero_one"
     return "static_by_default" if static_compile else "unknown"

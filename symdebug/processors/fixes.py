@@ -37,6 +37,11 @@ def fix_for(cause: str, source: str | None = None, guard: Guard | None = None) -
     """The code or setting that would keep ``source`` dynamic, for a given cause."""
     tensor, dim = _tensor_dim(source)
     name = strip_local_scope(source or "n")
+    if cause == "static_by_default" and source and ".size()" not in source:
+        return (
+            f"ints are static on the first compile; automatic dynamic makes {name} dynamic "
+            "after it changes once. To skip that recompile: torch.compile(..., dynamic=True)"
+        )
     fixes = {
         "user_branch": f"{_guard_check(guard)}, rewrite the branch without the size, or use torch.cond",
         "op_requirement": f"{_guard_check(guard)} before the op, or reshape without a fixed factor",

@@ -67,11 +67,8 @@ def _same_file(short: str, full: str) -> bool:
     return full.replace("\\", "/").endswith(short.replace("\\", "/").lstrip("."))
 
 
-def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
-    """The guard whose source location torch printed next to the failed check."""
-    if reason.user_line is None:
-        return None
-    candidates = [
+def _at_user_line(reason: Reason, guards: list[Guard]) -> list[Guard]:
+    return [
         g
         for g in guards
         if g.user_frame is not None
@@ -79,11 +76,30 @@ def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
         and g.user_frame.name == reason.user_fn
         and _same_file(reason.user_file or "", g.user_frame.filename)
     ]
+
+
+def _at_framework_line(reason: Reason, guards: list[Guard]) -> list[Guard]:
+    fw_line = (reason.framework_loc or "").split(" in ")[0]
+    return [
+        g
+        for g in guards
+        if any(_same_file(fw_line, f"{f.filename}:{f.lineno}") for f in g.framework_stack)
+    ]
+
+
+def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
+    """The guard whose location torch printed next to the failed check, or that names
+    exactly the sources of the check (replacements carry no location)."""
+    candidates = _at_user_line(reason, guards) if reason.user_line is not None else guards
     if reason.framework_loc:
-        fw_line = reason.framework_loc.split(" in ")[0]
-        precise = [g for g in candidates if any(_same_file(fw_line, f"{f.filename}:{f.lineno}") for f in g.framework_stack)]
-        candidates = precise or candidates
-    mentioned = [g for g in candidates if any(strip_local_scope(s) in reason.code for s in g.sources)]
+        candidates = _at_framework_line(reason, candidates) or candidates
+    mentioned = [
+        g
+        for g in candidates
+        if g.sources and all(strip_local_scope(s) in reason.code for s in g.sources)
+    ]
+    if reason.user_line is None:
+        return mentioned[0] if mentioned else None
     return (mentioned or candidates or [None])[0]
 
 

@@ -57,8 +57,14 @@ def resolve_source(facts: Facts, name: str, dim: int | None = None) -> str:
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
 
 
+def _in_compile_order(facts: Facts, source: str) -> list[Symbol]:
+    order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
+    found = [s for s in facts.symbols if source in s.sources]
+    return sorted(found, key=lambda s: order.get(s.compile_id, -1))
+
+
 def _latest(facts: Facts, source: str) -> Symbol:
-    return [s for s in facts.symbols if source in s.sources][-1]
+    return _in_compile_order(facts, source)[-1]
 
 
 def _guards_for(facts: Facts, symbol: Symbol, source: str) -> list[Guard]:
@@ -102,7 +108,7 @@ def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
     source = resolve_source(facts, name, dim)
     symbol = _latest(facts, source)
     guards = _guards_for(facts, symbol, source)
-    history = [(s.compile_id, s.state, s.hint) for s in facts.symbols if source in s.sources]
+    history = [(s.compile_id, s.state, s.hint) for s in _in_compile_order(facts, source)]
     return Explanation(
         source=source,
         state=symbol.state,

@@ -93,7 +93,8 @@ def render_explanation(explanation: Explanation) -> str:
         lines.append(f"  cause: {e.cause}")
     for guard in e.guards[:MAX_GUARDS_SHOWN]:
         lines.append(f"  guard: {guard.expr}  [{guard.status}, {guard.phase}]")
-    lines.append(f"  user line: {_where(e.user_frame)}")
+    label = "first used at" if e.state == "dynamic" else "user line"
+    lines.append(f"  {label}: {_where(e.user_frame)}")
     if e.framework_frame is not None:
         fw = e.framework_frame
         lines.append(f"  framework line: {fw.filename}:{fw.lineno} in {fw.name}")

@@ -1,0 +1,75 @@
+"""The ``symdebug`` command line: summary, why, demo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from symdebug.loading import MultiRankSession, load_trace
+from symdebug.session import Session
+
+
+def _sessions(path: str, rank: int | None) -> list[tuple[int | None, Session]]:
+    loaded = load_trace(path)
+    if isinstance(loaded, MultiRankSession):
+        ranks = sorted(loaded.ranks.items())
+        return [(r, s) for r, s in ranks if rank is None or r == rank]
+    return [(None, loaded)]
+
+
+def _summary(args: argparse.Namespace) -> int:
+    for rank, session in _sessions(args.trace, args.rank):
+        if rank is not None:
+            print(f"=== rank {rank}")
+        print(session)
+    return 0
+
+
+def _why(args: argparse.Namespace) -> int:
+    status = 0
+    for rank, session in _sessions(args.trace, args.rank):
+        prefix = f"rank {rank}: " if rank is not None else ""
+        try:
+            print(prefix + str(session.why(args.source, args.dim)))
+        except KeyError as error:
+            print(f"{prefix}{error.args[0]}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from symdebug.examples.demo import run_demo
+
+    run_demo(save=args.save)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (shared with the notebook magics)."""
+    parser = argparse.ArgumentParser(prog="symdebug", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    summary = commands.add_parser("summary", help="per-frame summary of a TORCH_TRACE log")
+    summary.add_argument("trace", help="a TORCH_TRACE log file or directory")
+    summary.add_argument("--rank", type=int, default=None, help="only this rank")
+    summary.set_defaults(run=_summary)
+    why = commands.add_parser("why", help="why a source is dynamic or constant")
+    why.add_argument("trace", help="a TORCH_TRACE log file or directory")
+    why.add_argument("source", help="\"L['x'].size()[0]\", or an argument name with DIM")
+    why.add_argument("dim", nargs="?", type=int, default=None, help="dimension of the argument")
+    why.add_argument("--rank", type=int, default=None, help="only this rank")
+    why.set_defaults(run=_why)
+    demo = commands.add_parser("demo", help="run the bundled example under capture")
+    demo.add_argument("--save", default=None, help="also save the session JSON here")
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (FileNotFoundError, ValueError) as error:
+        print(f"symdebug: {error}", file=sys.stderr)
+        return 2
