@@ -1,0 +1,127 @@
+"""Capture never changes the user's compile, restores every setting, and nests."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import pytest
+import torch
+
+import symdebug
+from symdebug.capture import live_context
+from symdebug._torch.trace_logger import trace_logger
+
+
+def model(x, n: int):
+    if x.shape[0] > 4:
+        x = x * 2
+    return x.view(-1, 2).sum(0) * n
+
+
+def run_calls() -> list[torch.Tensor]:
+    torch.manual_seed(0)
+    compiled = torch.compile(model, backend="aot_eager", dynamic=True)
+    inputs = [(torch.randn(8, 4), 2), (torch.randn(3, 4), 2), (torch.randn(6, 4), 3)]
+    return [compiled(x, n) for x, n in inputs]
+
+
+def test_failure_inside_the_hook_does_not_change_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = run_calls()
+    torch._dynamo.reset()
+
+    def broken_snapshot() -> dict[str, object]:
+        raise RuntimeError("injected failure in the capture hook")
+
+    monkeypatch.setattr(live_context, "snapshot", broken_snapshot)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with symdebug.capture() as s:
+            outputs = run_calls()
+    for got, want in zip(outputs, expected, strict=True):
+        torch.testing.assert_close(got, want)
+    assert s.capture_errors > 1
+    assert s.problems["capture_hook_error"] == s.capture_errors
+    hook_warnings = [w for w in caught if "capture hook" in str(w.message)]
+    assert len(hook_warnings) == 1  # reported once, counted every time
+    assert len(s.compiles) == 2  # what did not fail is still recorded
+
+
+def test_settings_and_handlers_are_restored() -> None:
+    config = torch.compiler.config
+    before_handlers = list(trace_logger().handlers)
+    before = config.force_disable_caches
+    with symdebug.capture():
+        assert config.force_disable_caches is True
+        assert len(trace_logger().handlers) == len(before_handlers) + 1
+        with symdebug.capture():
+            assert len(trace_logger().handlers) == len(before_handlers) + 2
+        assert config.force_disable_caches is True
+    assert config.force_disable_caches == before
+    assert trace_logger().handlers == before_handlers
+
+
+def test_restored_even_when_the_block_raises() -> None:
+    before_handlers = list(trace_logger().handlers)
+    with pytest.raises(ValueError, match="boom"), symdebug.capture():
+        raise ValueError("boom")
+    assert trace_logger().handlers == before_handlers
+    assert torch.compiler.config.force_disable_caches is False
+
+
+def test_nested_captures_both_see_the_compile() -> None:
+    with symdebug.capture() as outer:
+        torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
+        with symdebug.capture() as inner:
+            torch.compile(model, backend="eager", dynamic=True)(torch.randn(3, 4), 2)
+    assert len(inner.compiles) == 1
+    assert len(outer.compiles) == 2
+    compile_id = inner.compiles[0].compile_id
+    assert [g.expr for g in inner.guards] == [g.expr for g in outer.guards if g.compile_id == compile_id]
+    assert inner.guards
+
+
+def test_start_stop_and_repeated_captures() -> None:
+    session = symdebug.start()
+    torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
+    assert symdebug.stop() is session
+    assert len(session.compiles) == 1
+    torch._dynamo.reset()
+    with symdebug.capture() as again:
+        torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
+    assert len(again.compiles) == 1
+    with pytest.raises(RuntimeError, match="without a matching"):
+        symdebug.stop()
+
+
+def test_session_is_live_inside_the_block() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(8, 4), 2)
+        assert len(s.compiles) == 1
+        compiled(torch.randn(3, 4), 2)
+        assert len(s.recompiles) == 1
+
+
+def test_coexists_with_torch_logs(capfd: pytest.CaptureFixture[str]) -> None:
+    torch._logging.set_logs(recompiles=True)
+    try:
+        with symdebug.capture() as s:
+            compiled = torch.compile(model, backend="eager", dynamic=True)
+            compiled(torch.randn(8, 4), 2)
+            torch._logging.set_logs(recompiles=True)  # re-inits torch's handlers; ours stays
+            compiled(torch.randn(3, 4), 2)
+    finally:
+        torch._logging.set_logs()
+    assert len(s.recompiles) == 1
+    assert "Recompiling function model" in capfd.readouterr().err
+
+
+def test_compile_errors_pass_through_unchanged() -> None:
+    def bad(x):
+        return x.view(3, 3)
+
+    with symdebug.capture() as s, pytest.raises(Exception, match="shape"):
+        torch.compile(bad, backend="eager")(torch.randn(4))
+    assert s.compiles and s.compiles[0].status == "failed"
+    assert logging.getLogger("symdebug").handlers == []

@@ -1,0 +1,70 @@
+"""Schema v1: save/load and to_json/from_json are lossless, and validate against the schema."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+import torch
+
+import symdebug
+from symdebug.model.serialize import facts_to_dict
+
+
+def schema() -> dict[str, object]:
+    text = resources.files("symdebug").joinpath("schema/session-v1.schema.json").read_text()
+    return json.loads(text)
+
+
+@pytest.fixture(scope="module")
+def session() -> symdebug.Session:
+    torch._dynamo.reset()
+    import scenarios  # tests/ is on sys.path under pytest's rootdir conftest
+
+    return scenarios.run()
+
+
+def test_round_trip_is_lossless(session: symdebug.Session, tmp_path: Path) -> None:
+    path = tmp_path / "run.symdebug.json"
+    session.save(path)
+    loaded = symdebug.load(path)
+    assert loaded.facts == session.facts
+    assert loaded.to_json() == session.to_json()
+    again = symdebug.Session.from_json(session.to_json())
+    assert again.facts == session.facts
+    # references survive: a recompile's guard is the same object as the one in guards
+    linked = [r for r in again.recompiles if r.guard is not None]
+    assert linked and all(any(r.guard is g for g in again.guards) for r in linked)
+
+
+def test_json_validates_against_schema(session: symdebug.Session) -> None:
+    document = json.loads(session.to_json())
+    jsonschema.validate(document, schema())
+    assert document["schema_version"] == 1
+
+
+def test_schema_rejects_a_wrong_document(session: symdebug.Session) -> None:
+    document = facts_to_dict(session.facts)
+    document["guards"][0]["cause"] = "because"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(document)), schema())
+
+
+def test_trace_sessions_validate(shared_traces: Path) -> None:
+    for path in sorted(shared_traces.glob("*.log")):
+        loaded = symdebug.load_trace(path)
+        assert isinstance(loaded, symdebug.Session)
+        jsonschema.validate(json.loads(loaded.to_json()), schema())
+        assert symdebug.Session.from_json(loaded.to_json()).facts == loaded.facts
+
+
+def test_unknown_schema_version_is_refused(session: symdebug.Session) -> None:
+    document = facts_to_dict(session.facts)
+    document["schema_version"] = 99
+    with pytest.raises(ValueError, match="schema_version 99"):
+        symdebug.Session.from_json(json.dumps(document))
+    with pytest.raises(ValueError, match="not a symdebug session"):
+        symdebug.Session.from_json("[1, 2]")
