@@ -1,0 +1,71 @@
+"""The command line on real logs: ``symdebug summary`` and ``symdebug why``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symdebug.cli import main
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def trace_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cli")
+    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
+    subprocess.run(
+        [sys.executable, str(HERE / "scenarios.py"), str(out / "live.json")],
+        check=True, env=env, timeout=600,
+    )
+    return out / "trace"
+
+
+def test_summary(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary", str(trace_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "frame branch" in out and "frame loop" in out
+    assert "recompiled because (user_branch)" in out
+    assert "recompiled because (int_specialized)" in out
+
+
+def test_why_by_source(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", str(trace_dir), "L['n']"]) == 0
+    out = capsys.readouterr().out
+    assert "L['n'] is specialized = 4" in out
+    assert "cause: int_specialized" in out
+    assert "for _ in range(n):" in out
+    assert "fix:" in out
+
+
+def test_why_by_argument_and_dim(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", str(trace_dir), "b", "0"]) == 0
+    assert "L['b'].size()[0] is dynamic" in capsys.readouterr().out
+
+
+def test_why_unknown_source_is_a_clear_error(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", str(trace_dir), "nope", "3"]) == 1
+    assert "no input source matches" in capsys.readouterr().err
+
+
+def test_missing_path_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary", str(tmp_path / "missing")]) == 2
+    assert "missing" in capsys.readouterr().err
+
+
+def test_console_script_runs(trace_dir: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "symdebug", "summary", str(trace_dir)],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    assert "compiles" in result.stdout
+
+
+def test_multi_rank_directory(shared_traces: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary", str(shared_traces / "multi_rank_logs")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("=== rank") == 4
