@@ -9,8 +9,8 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.capture import live_context
 from symdebug._torch.trace_logger import trace_logger
+from symdebug.capture import live_context
 
 
 def model(x, n: int):
@@ -77,7 +77,9 @@ def test_nested_captures_both_see_the_compile() -> None:
     assert len(inner.compiles) == 1
     assert len(outer.compiles) == 2
     compile_id = inner.compiles[0].compile_id
-    assert [g.expr for g in inner.guards] == [g.expr for g in outer.guards if g.compile_id == compile_id]
+    assert [g.expr for g in inner.guards] == [
+        g.expr for g in outer.guards if g.compile_id == compile_id
+    ]
     assert inner.guards
 
 

@@ -30,7 +30,11 @@ def test_user_branch_on_a_size() -> None:
     assert guard.fx_node is None and guard.instruction.startswith("POP_JUMP")
     assert "# BRANCH" in guard.user_frame.line
     recompile = only_recompile(s)
-    assert (recompile.failed_entry, recompile.cause, recompile.guard) == ("0/0", "user_branch", guard)
+    assert (recompile.failed_entry, recompile.cause, recompile.guard) == (
+        "0/0",
+        "user_branch",
+        guard,
+    )
     explanation = s.why("x", 0)
     assert explanation.state == "dynamic"
     assert explanation.recompiles == [recompile]
@@ -84,7 +88,11 @@ def test_int_argument_used_in_range() -> None:
     assert second.cause == "int_specialized" and second.failed_entry == "0/1"
     assert second.guard.expr == "Eq(s86, 3)"
     explanation = s.why("n")
-    assert (explanation.state, explanation.cause, explanation.value) == ("specialized", "int_specialized", 4)
+    assert (explanation.state, explanation.cause, explanation.value) == (
+        "specialized",
+        "int_specialized",
+        4,
+    )
     assert "# LOOP" in explanation.user_frame.line
     assert explanation.recompiles == [first, second]
 
@@ -139,7 +147,10 @@ def test_two_inputs_of_equal_size() -> None:
         cf(torch.randn(4), torch.randn(4))
         cf(torch.randn(4), torch.randn(5))
     symbol = next(sym for sym in s.symbols if sym.compile_id == "0/0")
-    assert symbol.state == "duck-sized" and symbol.sources == ["L['a'].size()[0]", "L['b'].size()[0]"]
+    assert symbol.state == "duck-sized" and symbol.sources == [
+        "L['a'].size()[0]",
+        "L['b'].size()[0]",
+    ]
     assert "# DUCK" in symbol.user_frame.line
     recompile = only_recompile(s)
     assert recompile.cause == "duck_sizing"
@@ -170,9 +181,8 @@ def test_mark_dynamic_violated() -> None:
 
     x = torch.randn(8, 4)
     torch._dynamo.mark_dynamic(x, 0)
-    with symdebug.capture() as s:
-        with pytest.raises(Exception, match="Constraints violated"):
-            torch.compile(f, backend="eager")(x)
+    with symdebug.capture() as s, pytest.raises(Exception, match="Constraints violated"):
+        torch.compile(f, backend="eager")(x)
     (compile_,) = s.compiles
     assert compile_.status == "failed" and compile_.fail_type == "ConstraintViolationError"
     spec = next(sp for sp in s.specializations if sp.source == "L['x'].size()[0]")
@@ -194,7 +204,7 @@ def test_inductor_guard_causes_recompile() -> None:
         cf(torch.randn(5000, 3))
     guard = next(g for g in s.guards if g.compile_id == "0/0")
     assert (guard.expr, guard.cause, guard.phase) == ("s77 <= 4096", "inductor", "inductor")
-    assert any("need_use_acc_helper" == f.name for f in guard.framework_stack)
+    assert any(f.name == "need_use_acc_helper" for f in guard.framework_stack)
     recompile = only_recompile(s)
     assert recompile.cause == "inductor" and recompile.guard is guard
     assert s.why("x", 0).state == "dynamic"

@@ -20,7 +20,9 @@ def trace_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
     subprocess.run(
         [sys.executable, str(HERE / "scenarios.py"), str(out / "live.json")],
-        check=True, env=env, timeout=600,
+        check=True,
+        env=env,
+        timeout=600,
     )
     return out / "trace"
 
@@ -47,7 +49,9 @@ def test_why_by_argument_and_dim(trace_dir: Path, capsys: pytest.CaptureFixture[
     assert "L['b'].size()[0] is dynamic" in capsys.readouterr().out
 
 
-def test_why_unknown_source_is_a_clear_error(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_why_unknown_source_is_a_clear_error(
+    trace_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["why", str(trace_dir), "nope", "3"]) == 1
     assert "no input source matches" in capsys.readouterr().err
 
@@ -60,7 +64,10 @@ def test_missing_path_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFix
 def test_console_script_runs(trace_dir: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "symdebug", "summary", str(trace_dir)],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     assert "compiles" in result.stdout
 

@@ -39,7 +39,9 @@ def test_installed_guards_equal_shape_env_guards() -> None:
     total = 0
     for compile_id, env in SHAPE_ENVS.items():
         expected = list(dict.fromkeys(str(g.expr) for g in env.guards))
-        installed = [g.expr for g in s.guards if g.compile_id == compile_id and g.status == "installed"]
+        installed = [
+            g.expr for g in s.guards if g.compile_id == compile_id and g.status == "installed"
+        ]
         assert installed == expected, compile_id
         total += len(expected)
     assert total >= 5  # the model really guards: the test can fail

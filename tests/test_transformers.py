@@ -15,16 +15,25 @@ CALLS = [(1, 8), (1, 12), (2, 12), (2, 20), (4, 33), (4, 1)]
 
 def tiny_gpt2() -> torch.nn.Module:
     config = transformers.GPT2Config(
-        n_layer=2, n_embd=32, n_head=2, vocab_size=100, n_positions=128,
-        bos_token_id=0, eos_token_id=0,
+        n_layer=2,
+        n_embd=32,
+        n_head=2,
+        vocab_size=100,
+        n_positions=128,
+        bos_token_id=0,
+        eos_token_id=0,
     )
     return transformers.GPT2LMHeadModel(config).eval()
 
 
 def tiny_bert() -> torch.nn.Module:
     config = transformers.BertConfig(
-        num_hidden_layers=2, hidden_size=32, num_attention_heads=2, intermediate_size=64,
-        vocab_size=100, max_position_embeddings=128,
+        num_hidden_layers=2,
+        hidden_size=32,
+        num_attention_heads=2,
+        intermediate_size=64,
+        vocab_size=100,
+        max_position_embeddings=128,
     )
     return transformers.BertModel(config).eval()
 
@@ -41,7 +50,8 @@ def drive(model: torch.nn.Module, dynamic: bool | None) -> symdebug.Session:
 
 
 @pytest.mark.parametrize(
-    ("build", "dynamic"), [(tiny_gpt2, None), (tiny_gpt2, True), (tiny_bert, None), (tiny_bert, True)]
+    ("build", "dynamic"),
+    [(tiny_gpt2, None), (tiny_gpt2, True), (tiny_bert, None), (tiny_bert, True)],
 )
 def test_every_recompile_is_explained(build: object, dynamic: bool | None) -> None:
     session = drive(build(), dynamic)  # type: ignore[operator]
@@ -49,8 +59,10 @@ def test_every_recompile_is_explained(build: object, dynamic: bool | None) -> No
     for recompile in session.recompiles:
         assert recompile.cause != "unknown", recompile.reasons
         assert recompile.failed_entry is not None
-        assert recompile.guard is not None or recompile.specialization is not None or (
-            recompile.cause in ("zero_one", "duck_sizing")
+        assert (
+            recompile.guard is not None
+            or recompile.specialization is not None
+            or (recompile.cause in ("zero_one", "duck_sizing"))
         )
         assert recompile.fix
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 
-import torch._logging._internal as _internal
 import torch._logging.structured as _structured
+from torch._logging import _internal
 
 
 def trace_logger() -> logging.Logger:

@@ -26,7 +26,8 @@ class TinyBlock(torch.nn.Module):
         for _ in range(steps):  # an int used as a Python loop count
             h = torch.tanh(h)
         h = h.view(h.shape[0], h.shape[1], self.heads, -1)  # needs width divisible by heads
-        return h.sum(-1) + mask.unsqueeze(-1)
+        out: torch.Tensor = h.sum(-1) + mask.unsqueeze(-1)
+        return out
 
 
 #: (batch, sequence length, steps): a warmup with batch 1, then what serving sends.

@@ -53,9 +53,15 @@ def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
     return dims
 
 
-def _where(group: CompileEvents, metrics: Mapping[str, Any], strings: Mapping[int, str]) -> tuple[str, str, int]:
+def _where(
+    group: CompileEvents, metrics: Mapping[str, Any], strings: Mapping[int, str]
+) -> tuple[str, str, int]:
     if metrics.get("co_name"):
-        return str(metrics["co_name"]), str(metrics.get("co_filename", "")), int(metrics.get("co_firstlineno") or 0)
+        return (
+            str(metrics["co_name"]),
+            str(metrics.get("co_filename", "")),
+            int(metrics.get("co_firstlineno") or 0),
+        )
     start = group.last("dynamo_start")
     frames = to_frames(start.body.get("stack"), strings) if start is not None else []
     if frames:

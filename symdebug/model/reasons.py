@@ -16,7 +16,9 @@ _SIZE = re.compile(
     r"expected (?P<expected>-?\d+), actual (?P<actual>-?\d+)"
 )
 _EQUALS = re.compile(r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+)\s*(?:#|$)")
-_USER_LOC = re.compile(r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?")
+_USER_LOC = re.compile(
+    r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
+)
 _LOCAL = re.compile(r"""L\[['"]([^'"]+)['"]\]""")
 
 
@@ -70,7 +72,7 @@ def _kind(text: str) -> str:
         return "zero_one"
     if _SIZE.search(text):
         return "tensor_mismatch"
-    if _EQUALS.search(text) and "size()" not in text.split("#")[0]:
+    if _EQUALS.search(text) and "size()" not in text.split("#", maxsplit=1)[0]:
         return "equals"
     if "size()" in text or "stride()" in text or "numel()" in text:
         return "shape_guard"

@@ -109,12 +109,16 @@ def _specialization(data: dict[str, Any], guards: dict[str, Guard]) -> Specializ
     )
 
 
-def _recompile(data: dict[str, Any], guards: dict[str, Guard], specs: dict[str, Specialization]) -> Recompile:
+def _recompile(
+    data: dict[str, Any], guards: dict[str, Guard], specs: dict[str, Specialization]
+) -> Recompile:
     return Recompile(
         **dict(
             data,
             guard=guards.get(data["guard"]) if data.get("guard") else None,
-            specialization=specs.get(data["specialization"]) if data.get("specialization") else None,
+            specialization=specs.get(data["specialization"])
+            if data.get("specialization")
+            else None,
         )
     )
 
@@ -159,5 +163,5 @@ def facts_from_json(text: str | bytes) -> Facts:
     """Parse a session JSON document."""
     document = orjson.loads(text)
     if not isinstance(document, dict):
-        raise ValueError("not a symdebug session: the JSON document is not an object")
+        raise ValueError("not a symdebug session: the JSON document is not an object")  # noqa: TRY004
     return facts_from_dict(document)

@@ -31,20 +31,24 @@ def _int_value(text: object) -> int | str:
 def forcing_guards(guards: list[Guard], symbol: str, value: object) -> list[Guard]:
     """The guards that pinned ``symbol`` to ``value`` (an exact equality first)."""
     mentioning = [guard for guard in guards if symbol in guard.symbols]
-    exact = [g for g in mentioning if g.expr in (f"Eq({symbol}, {value})", f"Eq({value}, {symbol})")]
+    exact = [
+        g for g in mentioning if g.expr in (f"Eq({symbol}, {value})", f"Eq({value}, {symbol})")
+    ]
     return exact or mentioning
 
 
 def _from_events(
     group: CompileEvents, guards: list[Guard], strings: Mapping[int, str]
 ) -> list[Specialization]:
-    result = []
+    result: list[Specialization] = []
     for event in group.named("symbolic_shape_specialization"):
         body = event.body
         symbol, value = str(body.get("symbol", "")), _int_value(body.get("value"))
         forced = forcing_guards(guards, symbol, value)
         user = [f for f in to_frames(body.get("user_stack"), strings) if f.filename]
-        user_frame = user[-1] if user else next((g.user_frame for g in forced if g.user_frame), None)
+        user_frame = (
+            user[-1] if user else next((g.user_frame for g in forced if g.user_frame), None)
+        )
         result.extend(
             Specialization(
                 source=str(source),
@@ -61,14 +65,18 @@ def _from_events(
 
 
 def _from_tree(tree: GuardTree, compile_id: str, files: list[str]) -> list[Specialization]:
-    result = []
+    result: list[Specialization] = []
     for tensor in tree.tensors:
         if is_module_state(tensor.source):
             continue
         frame = frame_from_note(tensor.note, files)
         result.extend(
             Specialization(
-                f"{tensor.source}.size()[{index}]", size, compile_id, user_frame=frame, reason="static"
+                f"{tensor.source}.size()[{index}]",
+                size,
+                compile_id,
+                user_frame=frame,
+                reason="static",
             )
             for index, size in enumerate(tensor.sizes)
             if size is not None
@@ -76,7 +84,9 @@ def _from_tree(tree: GuardTree, compile_id: str, files: list[str]) -> list[Speci
     for source, (value, note) in tree.ints.items():
         frame = frame_from_note(note, files)
         result.append(
-            Specialization(source, value, compile_id, user_frame=frame, reason="equals_match", kind="int")
+            Specialization(
+                source, value, compile_id, user_frame=frame, reason="equals_match", kind="int"
+            )
         )
     return result
 

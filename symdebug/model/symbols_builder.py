@@ -86,7 +86,9 @@ def _add_duck_sources(by_name: dict[str, Symbol], tree: GuardTree) -> None:
                 symbol.sources.append(match["new"])
 
 
-def build_symbols(group: CompileEvents, tree: GuardTree, strings: Mapping[int, str]) -> list[Symbol]:
+def build_symbols(
+    group: CompileEvents, tree: GuardTree, strings: Mapping[int, str]
+) -> list[Symbol]:
     """Symbols of one compile with sources, hint, range and the user line that created them."""
     env = group.last(SHAPE_ENV)
     symbols = (

@@ -31,7 +31,11 @@ def _is_backward(guard: Guard) -> bool:
 
 
 def _frames_match(guard: Guard, parts: tuple[str, ...]) -> bool:
-    return any(part in frame.filename.replace("\\", "/") for frame in guard.framework_stack for part in parts)
+    return any(
+        part in frame.filename.replace("\\", "/")
+        for frame in guard.framework_stack
+        for part in parts
+    )
 
 
 def guard_cause(guard: Guard) -> str:
@@ -81,7 +85,11 @@ def specialization_cause(
     if spec.kind == "int":
         is_argument = spec.source.count("[") == 1 and "." not in spec.source
         unchanged = not _value_changed_before(spec, history)
-        return "static_by_default" if static_compile and is_argument and unchanged else "int_specialized"
+        return (
+            "static_by_default"
+            if static_compile and is_argument and unchanged
+            else "int_specialized"
+        )
     if spec.value in (0, 1) and (not static_compile or _value_changed_before(spec, history)):
         return "zero_one"
     return "static_by_default" if static_compile else "unknown"

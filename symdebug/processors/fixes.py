@@ -33,39 +33,48 @@ def _guard_check(guard: Guard | None) -> str:
     return f"torch._check({user_expression(guard)})"
 
 
+#: Fix templates per cause; ``{check}``, ``{tensor}``, ``{dim}`` and ``{name}`` are filled in.
+FIX_TEMPLATES = {
+    "user_branch": "{check}, rewrite the branch without the size, or use torch.cond",
+    "op_requirement": "{check} before the op, or reshape without a fixed factor",
+    "int_specialized": (
+        "pass {name} as a tensor, or torch._dynamo.mark_dynamic the tensor it sizes; for "
+        "nn.Module attributes set torch._dynamo.config.allow_unspec_int_on_nn_module = True"
+    ),
+    "zero_one": (
+        "torch._dynamo.decorators.mark_unbacked({tensor}, {dim}), or warm up with a size >= 2"
+    ),
+    "duck_sizing": (
+        "torch.fx.experimental._config.use_duck_shape = False, or warm up with distinct sizes"
+    ),
+    "static_by_default": (
+        "torch._dynamo.mark_dynamic({tensor}, {dim}) before the first call (or "
+        "torch._dynamo.maybe_mark_dynamic({tensor}, {dim}), or torch.compile(dynamic=True))"
+    ),
+    "inductor": (
+        "accept it, tune the Inductor config named in the framework frame, or report upstream"
+    ),
+    "backward": "as for inductor, for the backward graph; check the backward frame named here",
+    "mark_dynamic_violated": (
+        "remove the code path that fixes {name} (see the user line), "
+        "or drop mark_dynamic({tensor}, {dim})"
+    ),
+}
+STATIC_INT_FIX = (
+    "ints are static on the first compile; automatic dynamic makes {name} dynamic after it "
+    "changes once. To skip that recompile: torch.compile(..., dynamic=True)"
+)
+UNKNOWN_FIX = "no fix known: see the framework frame and report upstream if it is wrong"
+
+
 def fix_for(cause: str, source: str | None = None, guard: Guard | None = None) -> str:
     """The code or setting that would keep ``source`` dynamic, for a given cause."""
     tensor, dim = _tensor_dim(source)
     name = strip_local_scope(source or "n")
+    template = FIX_TEMPLATES.get(cause, UNKNOWN_FIX)
     if cause == "static_by_default" and source and ".size()" not in source:
-        return (
-            f"ints are static on the first compile; automatic dynamic makes {name} dynamic "
-            "after it changes once. To skip that recompile: torch.compile(..., dynamic=True)"
-        )
-    fixes = {
-        "user_branch": f"{_guard_check(guard)}, rewrite the branch without the size, or use torch.cond",
-        "op_requirement": f"{_guard_check(guard)} before the op, or reshape without a fixed factor",
-        "int_specialized": (
-            f"pass {name} as a tensor, or torch._dynamo.mark_dynamic the tensor it sizes; for "
-            "nn.Module attributes set torch._dynamo.config.allow_unspec_int_on_nn_module = True"
-        ),
-        "zero_one": (
-            f"torch._dynamo.decorators.mark_unbacked({tensor}, {dim}), or warm up with a size >= 2"
-        ),
-        "duck_sizing": (
-            "torch.fx.experimental._config.use_duck_shape = False, or warm up with distinct sizes"
-        ),
-        "static_by_default": (
-            f"torch._dynamo.mark_dynamic({tensor}, {dim}) before the first call "
-            f"(or torch._dynamo.maybe_mark_dynamic({tensor}, {dim}), or torch.compile(dynamic=True))"
-        ),
-        "inductor": "accept it, tune the Inductor config named in the framework frame, or report upstream",
-        "backward": "as for inductor, for the backward graph; check the backward frame named here",
-        "mark_dynamic_violated": (
-            f"remove the code path that fixes {name} (see the user line), or drop mark_dynamic({tensor}, {dim})"
-        ),
-    }
-    return fixes.get(cause, "no fix known: see the framework frame and report upstream if it is wrong")
+        template = STATIC_INT_FIX
+    return template.format(check=_guard_check(guard), tensor=tensor, dim=dim, name=name)
 
 
 def suggest_fixes(facts: Facts) -> None:

@@ -9,9 +9,7 @@ from symdebug.model.types import Compile, Facts, Guard, Recompile, Specializatio
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES = {"duck_sizing": "duck_sizing", "zero_one": "zero_one"}
-_RANGE = re.compile(
-    r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$"
-)
+_RANGE = re.compile(r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$")
 
 
 def _new_value(facts: Facts, compile_id: str, source: str) -> int | None:
@@ -42,7 +40,9 @@ def _range_failure(recompile: Recompile, reason: Reason, facts: Facts, guards: l
     value = _new_value(facts, recompile.compile_id, source)
     upper_broken = value is not None and match["upper"] and value > int(match["upper"])
     bound = match["upper"] if upper_broken else match["lower"]
-    guard = _bound_guard(guards, source, str(int(bound) - 1 if not upper_broken and bound else bound))
+    guard = _bound_guard(
+        guards, source, str(int(bound) - 1 if not upper_broken and bound else bound)
+    )
     guard = guard or _bound_guard(guards, source, str(bound))
     if not upper_broken and reason.kind == "zero_one":
         recompile.cause = "zero_one"
@@ -88,8 +88,10 @@ def _at_framework_line(reason: Reason, guards: list[Guard]) -> list[Guard]:
 
 
 def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
-    """The guard whose location torch printed next to the failed check, or that names
-    exactly the sources of the check (replacements carry no location)."""
+    """The guard torch located next to the failed check, or naming its sources.
+
+    Replacements (``b.size()[0] == a.size()[0]``) carry no location, so they match by source.
+    """
     candidates = _at_user_line(reason, guards) if reason.user_line is not None else guards
     if reason.framework_loc:
         candidates = _at_framework_line(reason, candidates) or candidates
@@ -100,7 +102,8 @@ def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
     ]
     if reason.user_line is None:
         return mentioned[0] if mentioned else None
-    return (mentioned or candidates or [None])[0]
+    found = mentioned or candidates
+    return found[0] if found else None
 
 
 def _link(recompile: Recompile, reason: Reason, facts: Facts) -> None:

@@ -69,26 +69,34 @@ def _latest(facts: Facts, source: str) -> Symbol:
 
 def _guards_for(facts: Facts, symbol: Symbol, source: str) -> list[Guard]:
     spec = next(
-        (s for s in facts.specializations if s.compile_id == symbol.compile_id and s.source == source),
+        (
+            s
+            for s in facts.specializations
+            if s.compile_id == symbol.compile_id and s.source == source
+        ),
         None,
     )
     if spec is not None and spec.guards:
         return spec.guards
     return [
-        g for g in facts.guards
-        if g.compile_id == symbol.compile_id and symbol.name in g.symbols and g.status == "installed"
+        g
+        for g in facts.guards
+        if g.compile_id == symbol.compile_id
+        and symbol.name in g.symbols
+        and g.status == "installed"
     ]
 
 
 def _recompiles_for(facts: Facts, source: str) -> list[Recompile]:
     return [
-        r for r in facts.recompiles
+        r
+        for r in facts.recompiles
         if (r.specialization is not None and r.specialization.source == source)
         or (r.guard is not None and source in r.guard.sources)
     ]
 
 
-def _fixes(facts: Facts, symbol: Symbol, source: str, guards: list[Guard]) -> list[str]:
+def _fixes(symbol: Symbol, source: str, guards: list[Guard]) -> list[str]:
     from symdebug.processors.fixes import fix_for
 
     if symbol.state in ("dynamic", "unbacked"):
@@ -108,7 +116,9 @@ def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
     source = resolve_source(facts, name, dim)
     symbol = _latest(facts, source)
     guards = _guards_for(facts, symbol, source)
-    history = [(s.compile_id, s.state, s.hint) for s in _in_compile_order(facts, source)]
+    history: list[tuple[str, str, int | str | None]] = [
+        (s.compile_id, s.state, s.hint) for s in _in_compile_order(facts, source)
+    ]
     return Explanation(
         source=source,
         state=symbol.state,
@@ -117,7 +127,7 @@ def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
         compile_id=symbol.compile_id,
         guards=guards,
         user_frame=_user_frame(symbol, guards),
-        fixes=_fixes(facts, symbol, source, guards),
+        fixes=_fixes(symbol, source, guards),
         recompiles=_recompiles_for(facts, source),
         history=history,
         symbol=symbol.name if symbol.state not in ("static-by-default",) else None,

@@ -21,12 +21,18 @@ def _where(frame: Frame | None) -> str:
     return f"{frame.filename}:{frame.lineno} in {frame.name}{line}"
 
 
+def _first_line(reasons: list[str]) -> str:
+    return reasons[0].splitlines()[0] if reasons and reasons[0] else "(no reason recorded)"
+
+
 def _compile_lines(facts: Facts, compile_: Compile) -> list[str]:
     status = "" if compile_.status == "ok" else f" [{compile_.status}: {compile_.fail_type or ''}]"
     lines = [f"  compile {compile_.compile_id}{status}"]
     recompile = next((r for r in facts.recompiles if r.compile_id == compile_.compile_id), None)
     if recompile is not None:
-        lines.append(f"    recompiled because ({recompile.cause}): {recompile.reasons[0].splitlines()[0]}")
+        lines.append(
+            f"    recompiled because ({recompile.cause}): {_first_line(recompile.reasons)}"
+        )
     return lines
 
 
@@ -75,7 +81,9 @@ def render_summary(facts: Facts) -> str:
         f"{len(facts.recompiles)} recompiles, {len(facts.guards)} guards",
     ]
     if causes:
-        lines.append("recompiles by cause: " + ", ".join(f"{c} {n}" for c, n in causes.most_common()))
+        lines.append(
+            "recompiles by cause: " + ", ".join(f"{c} {n}" for c, n in causes.most_common())
+        )
     for _frame_id, group in groupby(facts.compiles, key=lambda c: c.frame_id):
         lines += _frame_lines(facts, list(group))
     if facts.problems or facts.capture_errors:
@@ -91,8 +99,7 @@ def render_explanation(explanation: Explanation) -> str:
     lines = [f"{e.source} is {e.state}{value} in compile {e.compile_id}"]
     if e.cause and e.state != "dynamic":
         lines.append(f"  cause: {e.cause}")
-    for guard in e.guards[:MAX_GUARDS_SHOWN]:
-        lines.append(f"  guard: {guard.expr}  [{guard.status}, {guard.phase}]")
+    lines += [f"  guard: {g.expr}  [{g.status}, {g.phase}]" for g in e.guards[:MAX_GUARDS_SHOWN]]
     label = "first used at" if e.state == "dynamic" else "user line"
     lines.append(f"  {label}: {_where(e.user_frame)}")
     if e.framework_frame is not None:
@@ -100,6 +107,9 @@ def render_explanation(explanation: Explanation) -> str:
         lines.append(f"  framework line: {fw.filename}:{fw.lineno} in {fw.name}")
     if e.fx_node:
         lines.append(f"  FX node: {e.fx_node}")
-    lines += [f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {r.reasons[0].splitlines()[0]}" for r in e.recompiles]
+    lines += [
+        f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {_first_line(r.reasons)}"
+        for r in e.recompiles
+    ]
     lines += [f"  fix: {fix}" for fix in e.fixes]
     return "\n".join(lines)
