@@ -40,8 +40,8 @@ class Capture:
         if self._stack is not None:
             self._stack.close()
             self._stack = None
+        # The model is built lazily, on first access: stopping costs the compile nothing.
         self.handler.stream.strings.update(interned_strings())
-        self.session.refresh()
         return self.session
 
 

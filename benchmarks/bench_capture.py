@@ -1,0 +1,97 @@
+"""Capture overhead, measured side by side in one run.
+
+Each mode compiles the same model (dozens of shape guards, several recompiles) in a fresh
+process, so TORCH_TRACE (read at import) and Dynamo's caches start equal.  Modes run
+interleaved, REPEATS times each; we report medians and the ratios to the plain compile:
+
+  plain      torch.compile, no handler                 (baseline)
+  symdebug   inside symdebug.capture()
+  trace      TORCH_TRACE=<tmpdir> (torch's own structured logging to a file)
+
+Compile caches are off in every mode (capture turns them off), so only the hook differs.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time, torch
+    torch.compiler.config.force_disable_caches = True
+    import symdebug
+
+    def model(*xs):
+        total = 0
+        for i, x in enumerate(xs):
+            if x.shape[0] > 4:
+                x = x * 2
+            h = x.view(-1, 2).sum(0)
+            total = total + h.sum() + xs[(i + 1) % len(xs)][: x.shape[0] // 2].sum()
+        return total
+
+    def calls():
+        compiled = torch.compile(model, backend="aot_eager")
+        for rows in (8, 6, 3, 10):
+            compiled(*[torch.randn(rows + i % 3, 4) for i in range(24)])
+
+    torch.compile(lambda x: x + 1, backend="aot_eager")(torch.randn(2))  # warm imports
+    torch._dynamo.reset()
+    start, cpu = time.perf_counter(), time.process_time()
+    if sys.argv[1] == "symdebug":
+        with symdebug.capture() as s:
+            calls()
+        guards = len(s.guards)
+    else:
+        calls()
+        guards = -1
+    print(time.perf_counter() - start, time.process_time() - cpu, guards)
+    """
+)
+
+
+def run_mode(mode: str, trace_dir: str) -> tuple[float, float, int]:
+    env = dict(os.environ)
+    env.pop("TORCH_TRACE", None)
+    if mode == "trace":
+        env["TORCH_TRACE"] = trace_dir
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True
+    ).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2])
+
+
+def main() -> None:
+    wall: dict[str, list[float]] = {"plain": [], "symdebug": [], "trace": []}
+    cpu: dict[str, list[float]] = {mode: [] for mode in wall}
+    guards = 0
+    with tempfile.TemporaryDirectory() as trace_dir:
+        for repeat in range(REPEATS):
+            order = list(wall)
+            random.Random(repeat).shuffle(order)  # no mode always runs first or last
+            for mode in order:
+                seconds, cpu_seconds, count = run_mode(mode, trace_dir)
+                wall[mode].append(seconds)
+                cpu[mode].append(cpu_seconds)
+                guards = max(guards, count)
+            print(f"  round {repeat + 1}/{REPEATS} done", file=sys.stderr)
+    print(f"capture overhead ({REPEATS} runs per mode, medians; {guards} guards captured)")
+    for label, table in (("CPU time", cpu), ("wall time", wall)):
+        median = {mode: statistics.median(values) for mode, values in table.items()}
+        print(f"  {label}:")
+        for mode, value in median.items():
+            print(f"    {mode:<9} {value:7.3f} s   x{value / median['plain']:.3f} of plain compile")
+        ratio = median["symdebug"] / median["trace"]
+        print(f"    symdebug / TORCH_TRACE-to-file: x{ratio:.3f}")
+
+
+if __name__ == "__main__":
+    main()
