@@ -38,8 +38,8 @@ FIX_TEMPLATES = {
     "user_branch": "{check}, rewrite the branch without the size, or use torch.cond",
     "op_requirement": "{check} before the op, or reshape without a fixed factor",
     "int_specialized": (
-        "pass {name} as a tensor, or torch._dynamo.mark_dynamic the tensor it sizes; for "
-        "nn.Module attributes set torch._dynamo.config.allow_unspec_int_on_nn_module = True"
+        "{name} is used as a Python int (a loop count, an index), so each value compiles "
+        "anew: pass it as a tensor and use tensor ops, or derive it from a tensor's size"
     ),
     "zero_one": (
         "torch._dynamo.decorators.mark_unbacked({tensor}, {dim}), or warm up with a size >= 2"
@@ -64,6 +64,10 @@ STATIC_INT_FIX = (
     "ints are static on the first compile; automatic dynamic makes {name} dynamic after it "
     "changes once. To skip that recompile: torch.compile(..., dynamic=True)"
 )
+INT_ATTRIBUTE_FIX = (
+    "torch._dynamo.config.allow_unspec_int_on_nn_module = True (nn.Module int attributes "
+    "are constants by default), or keep {name} in a tensor buffer"
+)
 UNKNOWN_FIX = "no fix known: see the framework frame and report upstream if it is wrong"
 
 
@@ -72,8 +76,11 @@ def fix_for(cause: str, source: str | None = None, guard: Guard | None = None) -
     tensor, dim = _tensor_dim(source)
     name = strip_local_scope(source or "n")
     template = FIX_TEMPLATES.get(cause, UNKNOWN_FIX)
-    if cause == "static_by_default" and source and ".size()" not in source:
+    is_int = bool(source) and ".size()" not in (source or "")
+    if cause == "static_by_default" and is_int:
         template = STATIC_INT_FIX
+    elif cause == "int_specialized" and is_int and "." in name:
+        template = INT_ATTRIBUTE_FIX
     return template.format(check=_guard_check(guard), tensor=tensor, dim=dim, name=name)
 
 

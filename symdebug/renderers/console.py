@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -22,7 +23,9 @@ def _where(frame: Frame | None) -> str:
 
 
 def _first_line(reasons: list[str]) -> str:
-    return reasons[0].splitlines()[0] if reasons and reasons[0] else "(no reason recorded)"
+    if not reasons or not reasons[0]:
+        return "(no reason recorded)"
+    return re.sub(r"\s{3,}", "  ", reasons[0].splitlines()[0])  # torch pads to align comments
 
 
 def _compile_lines(facts: Facts, compile_: Compile) -> list[str]:
