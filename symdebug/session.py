@@ -10,6 +10,8 @@ from symdebug.model.builder import build
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization, Symbol
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from symdebug.capture.handler import CaptureHandler
     from symdebug.queries.why import Explanation
 
@@ -28,6 +30,8 @@ class Session:
         self._pull = pull
         self._seen = -1
         self._handler: CaptureHandler | None = None
+        self._graph: nx.MultiDiGraph | None = None
+        self._graph_of: Facts | None = None
 
     @classmethod
     def live(cls, handler: CaptureHandler) -> Session:
@@ -90,6 +94,26 @@ class Session:
     def capture_errors(self) -> int:
         """How many times the capture hook failed (each caught; the compile went on)."""
         return self._handler.errors if self._handler is not None else self.facts.capture_errors
+
+    @property
+    def graph(self) -> nx.MultiDiGraph:
+        """The provenance graph of the facts, with typed edges.
+
+        Nodes: compiles, guards, symbols, sources, FX nodes, kernels, user frames and
+        recompiles (see :mod:`symdebug.graph`).
+        """
+        facts = self.facts
+        if self._graph is None or self._graph_of is not facts:
+            from symdebug.graph import build_graph
+
+            self._graph, self._graph_of = build_graph(facts), facts
+        return self._graph
+
+    def export_graph(self, path: str | os.PathLike[str]) -> None:
+        """Write the provenance graph as GraphML (``.graphml``) or node-link JSON (``.json``)."""
+        from symdebug.graph import write_graph
+
+        write_graph(self.graph, path)
 
     def code_object(self, compile_id: str) -> Any:
         """The code object a live compile cached on, when captured in this process."""

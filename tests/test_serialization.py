@@ -1,9 +1,8 @@
-"""Schema v1: save/load and to_json/from_json are lossless, and validate against the schema."""
+"""Session schema: save/load and to_json/from_json are lossless, and validate against the schema."""
 
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import jsonschema
@@ -11,12 +10,11 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.model.serialize import facts_to_dict
+from symdebug.model.serialize import facts_to_dict, json_schema
 
 
 def schema() -> dict[str, object]:
-    text = resources.files("symdebug").joinpath("schema/session-v1.schema.json").read_text()
-    return json.loads(text)
+    return json_schema()
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +41,7 @@ def test_round_trip_is_lossless(session: symdebug.Session, tmp_path: Path) -> No
 def test_json_validates_against_schema(session: symdebug.Session) -> None:
     document = json.loads(session.to_json())
     jsonschema.validate(document, schema())
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
 
 
 def test_schema_rejects_a_wrong_document(session: symdebug.Session) -> None:
@@ -68,3 +66,12 @@ def test_unknown_schema_version_is_refused(session: symdebug.Session) -> None:
         symdebug.Session.from_json(json.dumps(document))
     with pytest.raises(ValueError, match="not a symdebug session"):
         symdebug.Session.from_json("[1, 2]")
+
+
+def test_version_1_documents_still_read(session: symdebug.Session) -> None:
+    document = facts_to_dict(session.facts)
+    document["schema_version"] = 1
+    for key in ("fx_nodes", "kernels", "graph_code"):
+        del document[key]
+    old = symdebug.Session.from_json(json.dumps(document))
+    assert old.guards == session.guards and old.facts.kernels == []

@@ -79,11 +79,27 @@ def current_aot_context() -> dict[str, Any]:
     out: dict[str, Any] = {"aot_graph": "".join(aot_logging.graph_being_compiled) or None}
     meta = fx_traceback.get_current_meta()
     if meta:
-        from_node = meta.get("from_node") or []
-        out["from_node"] = [source.name for source in from_node] or None
+        out["from_node"] = _origin_chain(meta.get("from_node") or [])
         out["autograd_backward"] = bool(meta.get("autograd_backward"))
         out["seq_nr"] = meta.get("seq_nr")
     return out
+
+
+def _origin_chain(sources: list[Any]) -> list[str] | None:
+    """Node names from the current node back to the Dynamo node it came from (last)."""
+    chain: list[str] = []
+    while sources and len(chain) < 32:
+        chain.append(str(sources[0].name))
+        sources = getattr(sources[0], "from_node", None) or []
+    return chain or None
+
+
+def target_name(target: Any) -> str:
+    """``torch.conv2d`` -> ``conv2d``; ``"view"`` -> ``view``; ops by their overload packet."""
+    if isinstance(target, str):
+        return target
+    name = getattr(target, "__name__", None)
+    return str(name) if name else str(target)
 
 
 def current_inductor_node() -> str | None:

@@ -22,3 +22,20 @@ def compile_caches_disabled() -> Iterator[None]:
         yield
     finally:
         config.force_disable_caches = previous
+
+
+@contextmanager
+def inductor_provenance_enabled() -> Iterator[None]:
+    """Have Inductor log which FX nodes each kernel computes (``provenance_tracking_level``).
+
+    The mapping reaches the trace as ``inductor_provenance_tracking_node_mappings``; it is
+    the only record of kernel -> node on CPU, where kernels carry no origin comments.
+    """
+    from torch._inductor import config as inductor_config
+
+    previous = inductor_config.trace.provenance_tracking_level
+    inductor_config.trace.provenance_tracking_level = previous or 1
+    try:
+        yield
+    finally:
+        inductor_config.trace.provenance_tracking_level = previous

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from symdebug._torch.settings import compile_caches_disabled
+from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.handler import CaptureHandler
 from symdebug.session import Session
@@ -29,6 +29,7 @@ class Capture:
         stack = ExitStack()
         if self._disable_caches:
             stack.enter_context(compile_caches_disabled())
+        stack.enter_context(inductor_provenance_enabled())
         logger = trace_logger()
         logger.addHandler(self.handler)
         stack.callback(logger.removeHandler, self.handler)

@@ -13,7 +13,7 @@ def snapshot() -> dict[str, Any]:
     node = ctx.current_dynamo_node()
     if node is not None:
         live["fx_node"] = node.name
-        live["fx_node_target"] = str(node.target)
+        live["fx_node_target"] = ctx.target_name(node.target)
         live["_node"] = node  # the object: Dynamo may rename it later
     instruction = ctx.current_instruction()
     if instruction is not None:

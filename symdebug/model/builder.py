@@ -5,8 +5,10 @@ from __future__ import annotations
 from symdebug.events import EventStream
 from symdebug.model.compile_builder import build_compile
 from symdebug.model.compile_events import group_by_compile
+from symdebug.model.graph_dump import parse_nodes
 from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.guards_builder import build_guards
+from symdebug.model.kernels_builder import build_kernels
 from symdebug.model.specializations_builder import build_specializations
 from symdebug.model.symbols_builder import build_symbols
 from symdebug.model.types import Facts
@@ -32,6 +34,12 @@ def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
         facts.guards.extend(guards)
         facts.symbols.extend(symbols)
         facts.specializations.extend(build_specializations(group, tree, guards, strings))
+        graph_event = group.last("dynamo_output_graph")
+        if graph_event is not None and graph_event.payload:
+            facts.fx_nodes.extend(parse_nodes(graph_event.payload, group.key.compile_id))
+        kernels, graph_code = build_kernels(group, symbols)
+        facts.kernels.extend(kernels)
+        facts.graph_code.extend(graph_code)
     facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
     enrich(facts)
     return facts

@@ -95,6 +95,7 @@ def build_compile(
         graphs=[e.payload for e in group.named("dynamo_output_graph") if e.payload],
         dynamic=None if static is None else not static,
         inputs=_inputs(tree, symbols),
+        marked_dynamic=list(tree.marked_dynamic),
         guard_count=metrics.get("guard_count"),
         shape_env_guard_count=metrics.get("shape_env_guard_count"),
         seconds=float(seconds) if isinstance(seconds, int | float) else None,

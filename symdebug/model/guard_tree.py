@@ -16,6 +16,10 @@ _TENSOR = re.compile(
 )
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
+_MARKED = re.compile(
+    r"getattr\((?P<source>.+?), '_dynamo_(?:weak_)?dynamic_indices', set\(\)\)"
+    r"\.issubset\(\{(?P<dims>[\d, ]+)\}\)"
+)
 _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 
 
@@ -44,6 +48,7 @@ class GuardTree:
     tensors: list[TensorMatch] = field(default_factory=list)
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
     shape_lines: list[ShapeLine] = field(default_factory=list)
+    marked_dynamic: list[str] = field(default_factory=list)
 
 
 def _dims(text: str) -> list[int | None]:
@@ -52,7 +57,10 @@ def _dims(text: str) -> list[int | None]:
 
 
 def _add_line(tree: GuardTree, line: str) -> None:
-    if (match := _TENSOR.search(line)) is not None:
+    if (marked := _MARKED.search(line)) is not None:
+        dims = sorted(int(d) for d in marked["dims"].split(",") if d.strip())
+        tree.marked_dynamic += [f"{marked['source']}.size()[{d}]" for d in dims]
+    elif (match := _TENSOR.search(line)) is not None:
         tree.tensors.append(
             TensorMatch(
                 match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
@@ -70,6 +78,6 @@ def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; unknown lines are ignored."""
     tree = GuardTree()
     for line in (text or "").splitlines():
-        if "MATCH" in line or "LAMBDA_GUARD" in line:
+        if "MATCH" in line or "LAMBDA_GUARD" in line or "DYNAMIC_MARKING" in line:
             _add_line(tree, line)
     return tree

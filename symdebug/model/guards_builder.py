@@ -68,6 +68,7 @@ def guard_from_event(event: Event, compile_id: str, strings: Mapping[int, str]) 
     stack = to_frames(body.get("stack"), strings)
     expr = str(body.get("expr", ""))
     instruction = live.get("instruction") or {}
+    from_node = live.get("from_node") or []
     return Guard(
         id="",
         expr=expr,
@@ -80,6 +81,10 @@ def guard_from_event(event: Event, compile_id: str, strings: Mapping[int, str]) 
         symbols=free_symbols(expr),
         instruction=instruction.get("opname"),
         aot_graph=live.get("aot_graph"),
+        fx_node_target=live.get("fx_node_target"),
+        aot_node=str(from_node[-1]) if from_node else None,
+        backward_trace=bool(live.get("autograd_backward")),
+        inductor_node=live.get("inductor_node"),
     )
 
 

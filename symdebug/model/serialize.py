@@ -7,6 +7,14 @@ from typing import Any
 
 import orjson
 
+from symdebug.model.code_types import (
+    FxNode,
+    GraphCode,
+    Kernel,
+    KernelLiteral,
+    KernelSizeArg,
+    SpecializedDim,
+)
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -18,7 +26,23 @@ from symdebug.model.types import (
     Symbol,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
+#: a v1 document reads with those empty.
+READABLE_VERSIONS = (1, 2)
+#: The JSON Schema of the current version, shipped inside the package.
+SCHEMA_FILE = f"schema/session-v{SCHEMA_VERSION}.schema.json"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) that :func:`facts_to_json` output validates against."""
+    from importlib import resources
+
+    text = resources.files("symdebug").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    schema: dict[str, Any] = orjson.loads(text)
+    return schema
+
+
 _REFERENCES = {"guards", "guard", "specialization"}
 
 
@@ -35,7 +59,7 @@ def _plain(obj: Any) -> dict[str, Any]:
             value = _reference(value)
         elif isinstance(value, Frame):
             value = _frame(value)
-        elif isinstance(value, list) and value and isinstance(value[0], Frame | InputDim):
+        elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
             value = [dataclasses.asdict(item) for item in value]
         elif isinstance(value, tuple):
             value = list(value)
@@ -67,6 +91,9 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "symbols": [_plain(s) for s in facts.symbols],
         "specializations": [_plain(s) for s in facts.specializations],
         "recompiles": [_plain(r) for r in facts.recompiles],
+        "fx_nodes": [dataclasses.asdict(n) for n in facts.fx_nodes],
+        "kernels": [dataclasses.asdict(k) for k in facts.kernels],
+        "graph_code": [dataclasses.asdict(g) for g in facts.graph_code],
     }
 
 
@@ -127,13 +154,28 @@ def _compile(data: dict[str, Any]) -> Compile:
     return Compile(**dict(data, inputs=[InputDim(**item) for item in data.get("inputs", [])]))
 
 
+def _kernel(data: dict[str, Any]) -> Kernel:
+    return Kernel(
+        **dict(
+            data,
+            size_args=[KernelSizeArg(**a) for a in data.get("size_args", [])],
+            literals=[KernelLiteral(**a) for a in data.get("literals", [])],
+        )
+    )
+
+
+def _graph_code(data: dict[str, Any]) -> GraphCode:
+    dims = [SpecializedDim(**d) for d in data.get("specialized_dims", [])]
+    return GraphCode(**dict(data, specialized_dims=dims))
+
+
 def check_version(document: dict[str, Any]) -> None:
     """Refuse documents of a schema this version cannot read."""
     version = document.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ValueError(
             f"symdebug session schema_version {version!r} is not supported "
-            f"(this symdebug reads version {SCHEMA_VERSION})"
+            f"(this symdebug reads versions {', '.join(map(str, READABLE_VERSIONS))})"
         )
 
 
@@ -151,6 +193,9 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         symbols=[_symbol(d) for d in document["symbols"]],
         specializations=list(specs.values()),
         recompiles=[_recompile(d, guards, specs) for d in document["recompiles"]],
+        fx_nodes=[FxNode(**d) for d in document.get("fx_nodes", [])],
+        kernels=[_kernel(d) for d in document.get("kernels", [])],
+        graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
         capture_errors=int(document.get("capture_errors", 0)),

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from symdebug.model.code_types import FxNode, GraphCode, Kernel
+
 #: Cause values, as DESIGN.md names them.
 CAUSES = (
     "user_branch",
@@ -58,6 +60,12 @@ class Guard:
     aot_graph: str | None = None
     fix: str | None = None
     origin: str = "event"
+    fx_node_target: str | None = None
+    fx_node_inferred: bool = False
+    aot_node: str | None = None
+    backward_trace: bool = False
+    inductor_node: str | None = None
+    line_nodes: list[str] = field(default_factory=list)
 
     @property
     def user_frame(self) -> Frame | None:
@@ -142,6 +150,7 @@ class Compile:
     graphs: list[str] = field(default_factory=list)
     dynamic: bool | None = None
     inputs: list[InputDim] = field(default_factory=list)
+    marked_dynamic: list[str] = field(default_factory=list)
     guard_count: int | None = None
     shape_env_guard_count: int | None = None
     seconds: float | None = None
@@ -163,6 +172,9 @@ class Facts:
     symbols: list[Symbol] = field(default_factory=list)
     specializations: list[Specialization] = field(default_factory=list)
     recompiles: list[Recompile] = field(default_factory=list)
+    fx_nodes: list[FxNode] = field(default_factory=list)
+    kernels: list[Kernel] = field(default_factory=list)
+    graph_code: list[GraphCode] = field(default_factory=list)
     problems: dict[str, int] = field(default_factory=dict)
     problem_examples: list[str] = field(default_factory=list)
     capture_errors: int = 0

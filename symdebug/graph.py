@@ -1,0 +1,246 @@
+"""``session.graph``: the session's facts as one typed ``networkx.MultiDiGraph``.
+
+Nodes are keyed ``"<kind>:<id>"`` and carry a ``kind`` attribute; edges carry a ``kind``
+(``constrains``, ``size_of``, ``raised_at``, ``added_during``, ``caused_by``,
+``replaced_by``, ``computes``, ``takes``, ``in_compile``, ``explains``).  It is a view of the
+facts, rebuilt from them; nothing here is a fact of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from symdebug.model.code_types import FxNode, Kernel
+from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
+
+
+def _edge(graph: nx.MultiDiGraph, source: str, target: str, **attrs: Any) -> None:
+    """Add an edge between two facts that exist (a link to nothing is not a fact)."""
+    if source in graph and target in graph:
+        graph.add_edge(source, target, **attrs)
+
+
+def _frame_key(frame: Frame) -> str:
+    return f"frame:{frame.filename}:{frame.lineno}"
+
+
+def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
+    key = f"guard:{guard.id}"
+    graph.add_node(
+        key,
+        kind="guard",
+        expr=guard.expr,
+        cause=guard.cause,
+        status=guard.status,
+        phase=guard.phase,
+    )
+    _edge(graph, key, f"compile:{guard.compile_id}", kind="in_compile")
+    for symbol in guard.symbols:
+        _edge(graph, key, f"symbol:{guard.compile_id}:{symbol}", kind="constrains")
+    if guard.user_frame is not None:
+        frame = guard.user_frame
+        graph.add_node(
+            _frame_key(frame),
+            kind="frame",
+            filename=frame.filename,
+            lineno=frame.lineno,
+            line=frame.line,
+        )
+        _edge(graph, key, _frame_key(frame), kind="raised_at")
+    if guard.fx_node is not None:
+        _edge(
+            graph,
+            key,
+            f"fxnode:{guard.compile_id}:{guard.fx_node}",
+            kind="added_during",
+            inferred=guard.fx_node_inferred,
+        )
+
+
+def _add_symbol(graph: nx.MultiDiGraph, symbol: Symbol) -> None:
+    key = f"symbol:{symbol.compile_id}:{symbol.name}"
+    graph.add_node(key, kind="symbol", name=symbol.name, state=symbol.state, hint=symbol.hint)
+    _edge(graph, key, f"compile:{symbol.compile_id}", kind="in_compile")
+    for source in symbol.sources:
+        graph.add_node(f"source:{source}", kind="source", source=source)
+        _edge(graph, key, f"source:{source}", kind="size_of")
+
+
+def _add_fx_node(graph: nx.MultiDiGraph, node: FxNode) -> None:
+    key = f"fxnode:{node.compile_id}:{node.name}"
+    graph.add_node(
+        key, kind="fx_node", name=node.name, target=node.target, lineno=node.lineno, code=node.code
+    )
+    _edge(graph, key, f"compile:{node.compile_id}", kind="in_compile")
+    if node.filename:
+        frame = Frame(node.filename, node.lineno, "", node.code)
+        graph.add_node(
+            _frame_key(frame),
+            kind="frame",
+            filename=node.filename,
+            lineno=node.lineno,
+            line=node.code,
+        )
+        _edge(graph, key, _frame_key(frame), kind="raised_at")
+
+
+def _add_kernel(graph: nx.MultiDiGraph, kernel: Kernel) -> None:
+    key = f"kernel:{kernel.compile_id}:{kernel.graph}:{kernel.name}"
+    graph.add_node(
+        key, kind="kernel", name=kernel.name, graph=kernel.graph, language=kernel.language
+    )
+    _edge(graph, key, f"compile:{kernel.compile_id}", kind="in_compile")
+    for node in kernel.nodes:
+        _edge(graph, key, f"fxnode:{kernel.compile_id}:{node}", kind="computes")
+    for arg in kernel.size_args:
+        for symbol in arg.symbols:
+            _edge(graph, key, f"symbol:{kernel.compile_id}:{symbol}", kind="takes", param=arg.param)
+
+
+def _add_recompile(graph: nx.MultiDiGraph, recompile: Recompile) -> None:
+    key = f"recompile:{recompile.compile_id}"
+    graph.add_node(
+        key,
+        kind="recompile",
+        cause=recompile.cause,
+        reason=recompile.reasons[0] if recompile.reasons else "",
+    )
+    _edge(graph, key, f"compile:{recompile.compile_id}", kind="in_compile")
+    if recompile.failed_entry is not None:
+        _edge(
+            graph,
+            f"compile:{recompile.failed_entry}",
+            f"compile:{recompile.compile_id}",
+            kind="replaced_by",
+        )
+    if recompile.guard is not None:
+        _edge(graph, key, f"guard:{recompile.guard.id}", kind="caused_by")
+    if recompile.specialization is not None:
+        _edge(graph, key, f"source:{recompile.specialization.source}", kind="caused_by")
+
+
+def build_graph(facts: Facts) -> nx.MultiDiGraph:
+    """The provenance graph of a session."""
+    graph = nx.MultiDiGraph()
+    for compile_ in facts.compiles:
+        graph.add_node(
+            f"compile:{compile_.compile_id}",
+            kind="compile",
+            name=compile_.name,
+            status=compile_.status,
+        )
+    for symbol in facts.symbols:
+        _add_symbol(graph, symbol)
+    for node in facts.fx_nodes:
+        _add_fx_node(graph, node)
+    for guard in facts.guards:
+        _add_guard(graph, guard)
+    for kernel in facts.kernels:
+        _add_kernel(graph, kernel)
+    for recompile in facts.recompiles:
+        _add_recompile(graph, recompile)
+    for spec in facts.specializations:
+        graph.add_node(f"source:{spec.source}", kind="source", source=spec.source)
+        for guard in spec.guards:
+            _edge(
+                graph,
+                f"guard:{guard.id}",
+                f"source:{spec.source}",
+                kind="explains",
+                compile=spec.compile_id,
+            )
+    return graph
+
+
+def _scalar(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, str | int | float | bool):
+        return value
+    return json.dumps(value, default=str)
+
+
+def portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy whose attributes GraphML can hold (None -> "", containers -> JSON text)."""
+    copy = nx.MultiDiGraph()
+    copy.add_nodes_from(
+        (n, {k: _scalar(v) for k, v in d.items()}) for n, d in graph.nodes(data=True)
+    )
+    copy.add_edges_from(
+        (a, b, key, {k: _scalar(v) for k, v in d.items()})
+        for a, b, key, d in graph.edges(keys=True, data=True)
+    )
+    return copy
+
+
+def write_graph(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> None:
+    """Write GraphML (``.graphml``) or node-link JSON (``.json``), by the file's suffix."""
+    target = Path(path)
+    if target.suffix == ".json":
+        data = nx.node_link_data(portable(graph), edges="edges")
+        target.write_text(json.dumps(data), encoding="utf-8")
+    elif target.suffix == ".graphml":
+        nx.write_graphml(portable(graph), target)
+    else:
+        raise ValueError(f"unknown graph format {target.suffix!r}: use .graphml or .json")
+
+
+def read_graph(path: str | os.PathLike[str]) -> nx.MultiDiGraph:
+    """Read a graph written by :func:`write_graph`."""
+    source = Path(path)
+    if source.suffix == ".json":
+        data = json.loads(source.read_text(encoding="utf-8"))
+        return nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+    return nx.read_graphml(source, force_multigraph=True)
+
+
+def guards_of_node(graph: nx.MultiDiGraph, compile_id: str, node: str) -> list[str]:
+    """Guard keys added while tracing one FX node."""
+    key = f"fxnode:{compile_id}:{node}"
+    if key not in graph:
+        return []
+    return [a for a, _, d in graph.in_edges(key, data=True) if d.get("kind") == "added_during"]
+
+
+def nodes_of_source(graph: nx.MultiDiGraph, source: str) -> list[str]:
+    """FX node keys whose guards constrain a symbol that is the size of ``source``."""
+    key = f"source:{source}"
+    if key not in graph:
+        return []
+    symbols = [a for a, _, d in graph.in_edges(key, data=True) if d.get("kind") == "size_of"]
+    guards = [
+        g
+        for s in symbols
+        for g, _, d in graph.in_edges(s, data=True)
+        if d.get("kind") == "constrains"
+    ]
+    nodes = [
+        n
+        for g in guards
+        for _, n, d in graph.out_edges(g, data=True)
+        if d.get("kind") == "added_during"
+    ]
+    return list(dict.fromkeys(nodes))
+
+
+def follow(graph: nx.MultiDiGraph, key: str, kind: str) -> str | None:
+    """The first node reached from ``key`` over an edge of this kind."""
+    if key not in graph:
+        return None
+    return next((b for _, b, d in graph.out_edges(key, data=True) if d.get("kind") == kind), None)
+
+
+def path_to_user_line(graph: nx.MultiDiGraph, compile_id: str) -> list[str]:
+    """Recompile -> the guard whose check failed -> its FX node (if any) -> its user line."""
+    path = [f"recompile:{compile_id}"]
+    guard = follow(graph, path[0], "caused_by")
+    if guard is None or not guard.startswith("guard:"):
+        return path if guard is None else [*path, guard]
+    node = follow(graph, guard, "added_during")
+    frame = follow(graph, guard, "raised_at")
+    return [*path, guard, *([node] if node else []), *([frame] if frame else [])]

@@ -1,0 +1,124 @@
+"""Kernels and baked-in sizes of one compile, from ``inductor_output_code`` events."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from symdebug.model.code_types import (
+    GraphCode,
+    Kernel,
+    KernelLiteral,
+    KernelSizeArg,
+    SpecializedDim,
+)
+from symdebug.model.compile_events import CompileEvents
+from symdebug.model.graph_dump import Placeholder, parse_placeholders
+from symdebug.model.guards_builder import free_symbols
+from symdebug.model.output_code import (
+    ParsedKernel,
+    ParsedWrapper,
+    kernel_literals,
+    parse_output_code,
+)
+from symdebug.model.types import Symbol
+
+_PURE_SYMBOL = re.compile(r"^s\d+$")
+PROVENANCE = "artifact:inductor_provenance_tracking_node_mappings"
+
+
+def mangle(source: str) -> str:
+    """``L['w']`` -> ``L_w_``, the way Dynamo names a graph placeholder after its source."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", source)
+
+
+def _kernel_nodes(mapping: dict[str, object], name: str) -> list[str]:
+    post_to_pre = mapping.get("postToPre")
+    pre = post_to_pre if isinstance(post_to_pre, dict) else {}
+    nodes: list[str] = []
+    for key, value in mapping.items():
+        if not key.endswith("CodeToPost") or not isinstance(value, dict):
+            continue
+        for handle, posts in value.items():
+            if str(handle).split(":")[0] == name:
+                nodes += [n for post in posts for n in pre.get(post, [post])]
+    return list(dict.fromkeys(nodes))
+
+
+def _kernel(
+    parsed: ParsedKernel,
+    cid: str,
+    graph: str,
+    sources: dict[str, list[str]],
+    mapping: dict[str, object],
+) -> Kernel:
+    size_args = []
+    for param, expr in zip(parsed.params, parsed.call_args, strict=False):
+        if param.startswith("ks") or (param.endswith("numel") and not expr.isdigit()):
+            symbols = free_symbols(expr)
+            found = [s for sym in symbols for s in sources.get(sym, [])[:1]]
+            size_args.append(KernelSizeArg(param, expr, symbols, found))
+    return Kernel(
+        compile_id=cid,
+        name=parsed.name,
+        graph=graph,
+        language=parsed.language,
+        size_args=size_args,
+        literals=[KernelLiteral(v, kind, ctx) for v, kind, ctx in kernel_literals(parsed)],
+        nodes=_kernel_nodes(mapping, parsed.name),
+        source=parsed.body.strip(),
+    )
+
+
+def _source_of(symbol: str, placeholder: str, dim: int, sources: dict[str, list[str]]) -> str:
+    candidates = sources.get(symbol, [])
+    suffix = f".size()[{dim}]"
+    for source in candidates:
+        if source.endswith(suffix) and mangle(source[: -len(suffix)]) == placeholder:
+            return source
+    return candidates[0] if candidates else f"{placeholder}{suffix}"
+
+
+def _specialized(
+    wrapper: ParsedWrapper, placeholders: list[Placeholder], sources: dict[str, list[str]]
+) -> list[SpecializedDim]:
+    if len(wrapper.args) != len(placeholders):
+        return []  # not aligned (e.g. a backward graph): nothing to compare against
+    found = []
+    for arg, placeholder in zip(wrapper.args, placeholders, strict=True):
+        for dim, (before, after) in enumerate(
+            zip(placeholder.sizes, wrapper.input_sizes.get(arg, []), strict=False)
+        ):
+            if _PURE_SYMBOL.match(before) and after.isdigit():
+                source = _source_of(before, placeholder.name, dim, sources)
+                found.append(SpecializedDim(source, before, int(after), placeholder.name))
+    return found
+
+
+def build_kernels(
+    group: CompileEvents, symbols: list[Symbol]
+) -> tuple[list[Kernel], list[GraphCode]]:
+    """Kernels with their size arguments and literals; dims baked in per compiled graph."""
+    cid = group.key.compile_id
+    sources = {s.name: s.sources for s in symbols if s.sources}
+    graph_event = group.last("dynamo_output_graph")
+    placeholders = parse_placeholders(graph_event.payload or "") if graph_event else []
+    mappings = [_json(e.payload) for e in group.named(PROVENANCE)]
+    kernels: list[Kernel] = []
+    codes: list[GraphCode] = []
+    for index, event in enumerate(group.named("inductor_output_code")):
+        wrapper = parse_output_code(event.payload or "")
+        mapping = mappings[index] if index < len(mappings) else {}
+        kernels += [_kernel(k, cid, wrapper.graph, sources, mapping) for k in wrapper.kernels]
+        backward = wrapper.graph.endswith("backward")
+        dims = [] if backward else _specialized(wrapper, placeholders, sources)
+        codes.append(GraphCode(cid, wrapper.graph, wrapper.input_sizes, dims))
+    return kernels, codes
+
+
+def _json(payload: str | None) -> dict[str, object]:
+    try:
+        value = json.loads(payload or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,145 @@
+"""Parse Inductor's output code (the ``inductor_output_code`` payload).
+
+What we read: kernels, their size arguments and literals, and the sizes the wrapper asserts
+for each graph input.
+
+CPU kernels are C++ (``async_compile.cpp_pybinding([...], r'''...''')``, sizes as
+``const int64_t ks0``); GPU kernels are Triton (``async_compile.triton('name', '''...''')``,
+sizes as ``ks0`` parameters and ``xnumel``).  Call sites in ``call()`` pass the wrapper's
+expressions (``s77``) in parameter order, which maps ``ks0`` to a symbol.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from symdebug.model.graph_dump import split_top_level
+
+_AOT_ID = re.compile(r"^# AOT ID: \['(?P<graph>[^']+)'\]", re.MULTILINE)
+_CPP_DEF = re.compile(
+    r"^(?P<name>\w+) = async_compile\.cpp_pybinding\(\[(?P<types>[^\]]*)\], r'''(?P<body>.*?)'''\)",
+    re.MULTILINE | re.DOTALL,
+)
+_TRITON_DEF = re.compile(
+    r"^(?P<name>\w+) = async_compile\.triton\('(?P<kernel>\w+)', '''(?P<body>.*?)'''",
+    re.MULTILINE | re.DOTALL,
+)
+_CPP_PARAMS = re.compile(r'extern "C"\s+void\s+kernel\((?P<params>[^)]*)\)', re.DOTALL)
+_TRITON_PARAMS = re.compile(r"def \w+\((?P<params>[^)]*)\):")
+_BINDING = re.compile(
+    r"^\s+(?P<symbol>[su]\d+) = (?P<expr>\w+(?:\.size\(\)\[\d+\]|_size\[\d+\])?)$", re.MULTILINE
+)
+_ASSERT = re.compile(
+    r"assert_size_stride\((?P<arg>\w+), \((?P<sizes>[^)]*)\), \([^)]*\), 'input'\)"
+)
+_ARGS = re.compile(r"^\s+(?P<names>\w+(?:, \w+)*),? = args$", re.MULTILINE)
+
+
+@dataclass(slots=True)
+class ParsedKernel:
+    """One kernel as written: its name, language, size parameters and source."""
+
+    name: str
+    language: str
+    params: list[str]
+    body: str
+    call_args: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ParsedWrapper:
+    """One compiled graph's wrapper module."""
+
+    graph: str
+    kernels: list[ParsedKernel]
+    args: list[str]
+    bindings: dict[str, str]
+    input_sizes: dict[str, list[str]]
+
+
+def _params(text: str) -> list[str]:
+    names = []
+    for raw in text.split(","):
+        part = raw.split(":")[0].strip()
+        if part:
+            names.append(part.split()[-1].lstrip("*&"))
+    return names
+
+
+def _cpp_kernels(code: str) -> list[ParsedKernel]:
+    kernels = []
+    for match in _CPP_DEF.finditer(code):
+        params = _CPP_PARAMS.search(match["body"])
+        kernels.append(
+            ParsedKernel(
+                match["name"], "cpp", _params(params["params"]) if params else [], match["body"]
+            )
+        )
+    return kernels
+
+
+def _triton_kernels(code: str) -> list[ParsedKernel]:
+    kernels = []
+    for match in _TRITON_DEF.finditer(code):
+        params = _TRITON_PARAMS.search(match["body"])
+        kernels.append(
+            ParsedKernel(
+                match["name"], "triton", _params(params["params"]) if params else [], match["body"]
+            )
+        )
+    return kernels
+
+
+def _call_args(code: str, name: str) -> list[str]:
+    """Arguments of the kernel's call site in ``call()`` (C++: ``name(...)``; Triton: ``.run``)."""
+    match = re.search(rf"^\s+{re.escape(name)}(?:\.run)?\((?P<args>.*)\)\s*$", code, re.MULTILINE)
+    if match is None:
+        return []
+    args = [arg.strip() for arg in split_top_level(match["args"])]
+    return [arg for arg in args if not arg.startswith(("stream=", "grid="))]
+
+
+def parse_output_code(code: str) -> ParsedWrapper:
+    """Kernels, their call arguments, symbol bindings and asserted input sizes."""
+    graph = _AOT_ID.search(code)
+    kernels = _cpp_kernels(code) + _triton_kernels(code)
+    for kernel in kernels:
+        kernel.call_args = _call_args(code, kernel.name)
+    args = _ARGS.search(code)
+    return ParsedWrapper(
+        graph=graph["graph"] if graph else "",
+        kernels=kernels,
+        args=args["names"].split(", ") if args else [],
+        bindings={m["symbol"]: m["expr"] for m in _BINDING.finditer(code)},
+        input_sizes={
+            m["arg"]: [s.strip() for s in m["sizes"].split(",") if s.strip()]
+            for m in _ASSERT.finditer(code)
+        },
+    )
+
+
+_CPP_BOUND = re.compile(r"x\d+<static_cast<int64_t>\((?P<value>\d+)L\)")
+_CPP_STEP = re.compile(r"\+=static_cast<int64_t>\((?P<value>\d+)L\)")
+_TRITON_NUMEL = re.compile(r"^\s*(?P<what>\w*numel) = (?P<value>\d+)\s*$", re.MULTILINE)
+#: Inductor's CPU codegen constants: the reduction accumulation chunk (cpp.py).
+CODEGEN_CONSTANTS = frozenset({4096})
+
+
+def kernel_literals(kernel: ParsedKernel) -> list[tuple[int, str, str]]:
+    """(value, kind, context) for each distinct integer a kernel bakes in.
+
+    Loop bounds and Triton ``*numel`` assignments are sizes; loop steps (the vector width)
+    and known chunk sizes are codegen constants, not size specializations.
+    """
+    found: dict[tuple[int, str], str] = {}
+    if kernel.language == "cpp":
+        for match in _CPP_STEP.finditer(kernel.body):
+            found.setdefault((int(match["value"]), "codegen"), "loop step (vector width)")
+        for match in _CPP_BOUND.finditer(kernel.body):
+            value = int(match["value"])
+            kind = "codegen" if value in CODEGEN_CONSTANTS else "size"
+            found.setdefault((value, kind), match.group(0))
+    for match in _TRITON_NUMEL.finditer(kernel.body):
+        found.setdefault((int(match["value"]), "size"), match.group(0).strip())
+    return [(value, kind, context) for (value, kind), context in found.items()]

@@ -1,0 +1,63 @@
+"""Link guards to the FX nodes they were added during.
+
+Live capture knows the node (``get_current_node``) or, in AOT, the Dynamo node it re-traces
+(``from_node``).  Otherwise (trace files, or a Python branch with no node) the link goes
+through the user line: the Dynamo graph prints ``# File: path:line`` above the nodes each
+line produced, and free-symbol overlap picks the node among them.  Such links are marked
+``fx_node_inferred``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from symdebug.model.code_types import FxNode
+from symdebug.model.types import Facts, Guard
+
+_NodesByLine = dict[tuple[str, int], list[FxNode]]
+
+
+def _same_file(a: str, b: str) -> bool:
+    a, b = a.replace("\\", "/"), b.replace("\\", "/")
+    return a == b or a.endswith("/" + b.lstrip("./")) or b.endswith("/" + a.lstrip("./"))
+
+
+def _nodes_at(guard: Guard, by_line: _NodesByLine) -> list[FxNode]:
+    frame = guard.user_frame
+    if frame is None:
+        return []
+    return [
+        node
+        for (filename, lineno), nodes in by_line.items()
+        if lineno == frame.lineno and _same_file(filename, frame.filename)
+        for node in nodes
+    ]
+
+
+def _infer(guard: Guard, at_line: list[FxNode]) -> None:
+    overlapping = [n for n in at_line if set(guard.symbols) & set(n.symbols)]
+    chosen = (overlapping or at_line)[0]
+    guard.fx_node, guard.fx_node_target, guard.fx_node_inferred = chosen.name, chosen.target, True
+
+
+def _link(guard: Guard, by_line: _NodesByLine, targets: dict[str, str]) -> None:
+    if guard.fx_node is None and guard.aot_node in targets:
+        guard.fx_node = guard.aot_node  # AOT/Inductor nodes trace back to it via from_node
+    at_line = _nodes_at(guard, by_line)
+    if guard.fx_node is not None:
+        guard.fx_node_target = guard.fx_node_target or targets.get(guard.fx_node)
+    elif guard.cause == "user_branch":
+        guard.line_nodes = [node.name for node in at_line]  # no node: control flow
+    elif at_line and guard.phase in ("dynamo", "aot", "unknown"):
+        _infer(guard, at_line)
+
+
+def link_fx_nodes(facts: Facts) -> None:
+    """Set ``fx_node`` (exact or inferred) or ``line_nodes`` on every guard."""
+    per_compile: dict[str, _NodesByLine] = defaultdict(lambda: defaultdict(list))
+    targets: dict[str, dict[str, str]] = defaultdict(dict)
+    for node in facts.fx_nodes:
+        per_compile[node.compile_id][(node.filename, node.lineno)].append(node)
+        targets[node.compile_id][node.name] = node.target
+    for guard in facts.guards:
+        _link(guard, per_compile[guard.compile_id], targets[guard.compile_id])
