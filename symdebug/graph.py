@@ -52,6 +52,9 @@ def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
             line=frame.line,
         )
         _edge(graph, key, _frame_key(frame), kind="raised_at")
+    if guard.kernel is not None:
+        kernel = f"kernel:{guard.compile_id}:{guard.aot_graph}:{guard.kernel}"
+        _edge(graph, key, kernel, kind="added_during")
     if guard.fx_node is not None:
         _edge(
             graph,
@@ -138,10 +141,10 @@ def build_graph(facts: Facts) -> nx.MultiDiGraph:
         _add_symbol(graph, symbol)
     for node in facts.fx_nodes:
         _add_fx_node(graph, node)
-    for guard in facts.guards:
-        _add_guard(graph, guard)
     for kernel in facts.kernels:
         _add_kernel(graph, kernel)
+    for guard in facts.guards:
+        _add_guard(graph, guard)
     for recompile in facts.recompiles:
         _add_recompile(graph, recompile)
     for spec in facts.specializations:

@@ -136,7 +136,7 @@ class Session:
         """
         from symdebug.queries.why import why
 
-        return why(self.facts, source, dim)
+        return why(self.facts, source, dim, self.graph)
 
     def to_json(self) -> str:
         """The session as JSON (schema v1)."""

@@ -66,6 +66,7 @@ class Guard:
     backward_trace: bool = False
     inductor_node: str | None = None
     line_nodes: list[str] = field(default_factory=list)
+    kernel: str | None = None
 
     @property
     def user_frame(self) -> Frame | None:

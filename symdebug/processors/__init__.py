@@ -6,7 +6,7 @@ from symdebug.model.types import Facts
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.kernel_audit import explain_specialized_dims
-from symdebug.processors.links import link_fx_nodes
+from symdebug.processors.links import link_fx_nodes, link_kernels
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
 
@@ -16,6 +16,7 @@ def enrich(facts: Facts) -> None:
     attach_guard_sources(facts)
     classify_guards(facts)
     link_fx_nodes(facts)
+    link_kernels(facts)
     classify_specializations(facts)
     link_recompiles(facts)
     settle_symbol_states(facts)

@@ -34,9 +34,27 @@ def _nodes_at(guard: Guard, by_line: _NodesByLine) -> list[FxNode]:
     ]
 
 
+#: Words in framework frames that point at an FX node's target (meta/decomp function names).
+_TARGET_HINTS = {
+    "getitem": ("slice", "index", "getitem", "select"),
+    "view": ("view", "reshape"),
+    "reshape": ("view", "reshape"),
+    "add": ("infer_size", "broadcast"),
+    "mul": ("infer_size", "broadcast"),
+    "sub": ("infer_size", "broadcast"),
+}
+
+
+def _score(guard: Guard, node: FxNode) -> tuple[bool, int, bool]:
+    """Rank a candidate node: its op named by the frames, shared symbols, a tensor output."""
+    frames = " ".join(f.name for f in guard.framework_stack).lower()
+    hints = _TARGET_HINTS.get(node.target, (node.target,))
+    named = bool(node.target) and any(hint in frames for hint in hints)
+    return named, len(set(guard.symbols) & set(node.symbols)), bool(node.sizes)
+
+
 def _infer(guard: Guard, at_line: list[FxNode]) -> None:
-    overlapping = [n for n in at_line if set(guard.symbols) & set(n.symbols)]
-    chosen = (overlapping or at_line)[0]
+    chosen = max(at_line, key=lambda node: _score(guard, node))
     guard.fx_node, guard.fx_node_target, guard.fx_node_inferred = chosen.name, chosen.target, True
 
 
@@ -61,3 +79,21 @@ def link_fx_nodes(facts: Facts) -> None:
         targets[node.compile_id][node.name] = node.target
     for guard in facts.guards:
         _link(guard, per_compile[guard.compile_id], targets[guard.compile_id])
+
+
+def link_kernels(facts: Facts) -> None:
+    """Inductor guards: the kernel whose nodes include the node Inductor was generating."""
+    for guard in facts.guards:
+        if not guard.inductor_node:
+            continue
+        origins = set(guard.inductor_node.split(","))
+        guard.kernel = next(
+            (
+                k.name
+                for k in facts.kernels
+                if k.compile_id == guard.compile_id
+                and k.graph == (guard.aot_graph or k.graph)
+                and origins & set(k.nodes)
+            ),
+            None,
+        )

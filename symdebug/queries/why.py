@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from symdebug.model.reasons import strip_local_scope
 from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(slots=True)
@@ -23,6 +27,7 @@ class Explanation:
     recompiles: list[Recompile] = field(default_factory=list)
     history: list[tuple[str, str, int | str | None]] = field(default_factory=list)
     symbol: str | None = None
+    chains: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def fx_node(self) -> str | None:
@@ -111,10 +116,46 @@ def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
     return symbol.user_frame or from_guards
 
 
-def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
+def _describe(graph: nx.MultiDiGraph, key: str) -> str:
+    data = graph.nodes[key]
+    kind = data.get("kind")
+    if kind == "guard":
+        return f"guard {data['expr']} [{data['cause']}]"
+    if kind == "fx_node":
+        return f"FX node {data['name']} ({data['target']})"
+    if kind == "frame":
+        return f"{data['filename']}:{data['lineno']}  {data.get('line', '')}".rstrip()
+    if kind == "source":
+        return f"specialized {data['source']}"
+    return key
+
+
+def recompile_chains(graph: nx.MultiDiGraph, recompiles: list[Recompile]) -> dict[str, list[str]]:
+    """Per recompile: failed check -> guard -> its FX node (or none) -> its user line."""
+    from symdebug.graph import path_to_user_line
+
+    chains = {}
+    for recompile in recompiles:
+        path = path_to_user_line(graph, recompile.compile_id)[1:]
+        steps = [_describe(graph, key) for key in path]
+        if recompile.guard is not None and not any(k.startswith("fxnode:") for k in path):
+            lines = recompile.guard.line_nodes
+            steps.insert(
+                1,
+                "no FX node: Python control flow"
+                + (f" (line makes {', '.join(lines)})" if lines else ""),
+            )
+        chains[recompile.compile_id] = steps
+    return chains
+
+
+def why(
+    facts: Facts, name: str, dim: int | None = None, graph: nx.MultiDiGraph | None = None
+) -> Explanation:
     """Explain a source in its latest compile, with its history across compiles."""
     source = resolve_source(facts, name, dim)
     symbol = _latest(facts, source)
+    recompiles = _recompiles_for(facts, source)
     guards = _guards_for(facts, symbol, source)
     history: list[tuple[str, str, int | str | None]] = [
         (s.compile_id, s.state, s.hint) for s in _in_compile_order(facts, source)
@@ -128,7 +169,8 @@ def why(facts: Facts, name: str, dim: int | None = None) -> Explanation:
         guards=guards,
         user_frame=_user_frame(symbol, guards),
         fixes=_fixes(symbol, source, guards),
-        recompiles=_recompiles_for(facts, source),
+        recompiles=recompiles,
         history=history,
         symbol=symbol.name if symbol.state not in ("static-by-default",) else None,
+        chains=recompile_chains(graph, recompiles) if graph is not None else {},
     )

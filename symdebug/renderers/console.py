@@ -110,9 +110,10 @@ def render_explanation(explanation: Explanation) -> str:
         lines.append(f"  framework line: {fw.filename}:{fw.lineno} in {fw.name}")
     if e.fx_node:
         lines.append(f"  FX node: {e.fx_node}")
-    lines += [
-        f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {_first_line(r.reasons)}"
-        for r in e.recompiles
-    ]
+    for r in e.recompiles:
+        lines.append(
+            f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {_first_line(r.reasons)}"
+        )
+        lines += [f"      -> {step}" for step in e.chains.get(r.compile_id, [])]
     lines += [f"  fix: {fix}" for fix in e.fixes]
     return "\n".join(lines)
