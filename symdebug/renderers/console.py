@@ -58,7 +58,12 @@ def _guard_lines(guards: list[Guard]) -> list[str]:
             where = guard.user_frame
             at = f"  @ {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
             status = "" if guard.status == "installed" else f" [{guard.status}]"
-            lines.append(f"      {guard.expr}{status}{at}")
+            node = (
+                f"  (node {guard.fx_node}{'?' if guard.fx_node_inferred else ''})"
+                if guard.fx_node
+                else ""
+            )
+            lines.append(f"      {guard.expr}{status}{at}{node}")
         if len(items) > MAX_GUARDS_SHOWN:
             lines.append(f"      ... and {len(items) - MAX_GUARDS_SHOWN} more")
     return lines
@@ -71,6 +76,14 @@ def _frame_lines(facts: Facts, compiles: list[Compile]) -> list[str]:
         lines += _compile_lines(facts, compile_)
         lines += _symbol_lines(facts, compile_.compile_id)
         lines += _guard_lines([g for g in facts.guards if g.compile_id == compile_.compile_id])
+        lines += _baked_lines(facts, compile_.compile_id)
+    return lines
+
+
+def _baked_lines(facts: Facts, compile_id: str) -> list[str]:
+    dims = [d for c in facts.graph_code if c.compile_id == compile_id for d in c.specialized_dims]
+    lines = [f"    baked into the generated code ({len(dims)}):"] if dims else []
+    lines += [f"      {d.source} = {d.value} (was {d.symbol}): {d.explanation}" for d in dims]
     return lines
 
 
