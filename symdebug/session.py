@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from symdebug.model.builder import build
@@ -13,6 +14,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from symdebug.capture.handler import CaptureHandler
+    from symdebug.queries.predict import Prediction
+    from symdebug.queries.rerun import RerunResult
     from symdebug.queries.why import Explanation
 
 Pull = Callable[[], Facts]
@@ -118,6 +121,78 @@ class Session:
     def code_object(self, compile_id: str) -> Any:
         """The code object a live compile cached on, when captured in this process."""
         return self._handler.code_objects.get(compile_id) if self._handler else None
+
+    def lookup_order(self, frame: str | int | None = None) -> list[str]:
+        """Entries of a frame in torch's current lookup order, when this process holds them."""
+        from symdebug._torch.dynamo_cache import cache_order
+        from symdebug.queries.predict import frame_compiles
+
+        for compile_ in frame_compiles(self.facts, frame):
+            code = self.code_object(compile_.compile_id)
+            if code is not None:
+                return cache_order(code)
+        return []
+
+    def predict(self, *args: Any, frame: str | int | None = None, **kwargs: Any) -> Prediction:
+        """Predict, without running anything, which cache entry serves a call at new sizes.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The call's arguments: tensors, shapes (``(17, 64)`` or ``torch.Size``), ints,
+            and lists, tuples or dicts of them.
+        frame
+            The compiled frame (name or id); default: the first frame the user called.
+
+        Returns
+        -------
+        Prediction
+            ``entry`` (compile id) or None for a recompile, and each failing entry's first
+            failing check with its guard or specialization and user line.
+        """
+        from symdebug.queries.predict import Predictor
+
+        predictor = Predictor(self.facts, frame, self.lookup_order(frame))
+        return predictor.predict(predictor.values(args, kwargs))
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Record compiles that happen in the block into this session (live sessions only)."""
+        if self._handler is None:
+            raise ValueError(
+                "this session was loaded from a file: it can predict, but re-running needs a "
+                "session captured in this process (symdebug.capture())"
+            )
+        from symdebug.capture import attached
+
+        with attached(self._handler):
+            yield
+        self.refresh()
+
+    def rerun(
+        self, compiled: Any, *args: Any, frame: str | int | None = None, **kwargs: Any
+    ) -> RerunResult:
+        """Call the compiled function at new sizes; report hit or recompile, and check.
+
+        Parameters
+        ----------
+        compiled
+            What ``torch.compile`` returned for the function or module captured here.
+        *args, **kwargs
+            Shapes (``(17, 64)``) or real values; shapes become tensors with the recorded
+            dtype, device, stride order and ``requires_grad``.
+        frame
+            The compiled frame (name or id); default: the first frame the user called.
+
+        Returns
+        -------
+        RerunResult
+            ``entry``, ``recompiled``, ``new_guards``, ``prediction``, ``prediction_held``,
+            ``allclose`` (against eager) and ``seconds`` per call, compiled and eager.
+        """
+        from symdebug.queries.rerun import rerun
+
+        return rerun(self, compiled, args, kwargs, frame)
 
     def why(self, source: str, dim: int | None = None) -> Explanation:
         """Explain the state of one input dimension or int.

@@ -6,6 +6,7 @@ deletes ``meta["grapharg"]``, so the placeholder -> source mapping must be taken
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import torch
@@ -47,9 +48,20 @@ def graph_inputs_snapshot() -> dict[str, Any] | None:
     code = tx.f_code
     return {
         "code": {"name": code.co_name, "filename": code.co_filename, "lineno": code.co_firstlineno},
+        "signature": signature_of(code),
         "local_names": list(tx.f_locals),
         "inputs": [entry for entry in inputs if entry is not None],
     }
+
+
+def signature_of(code: Any) -> dict[str, Any]:
+    """Parameter names of a code object, and its ``*args``/``**kwargs`` names."""
+    count = code.co_argcount + code.co_kwonlyargcount
+    names = list(code.co_varnames[:count])
+    varargs = code.co_varnames[count] if code.co_flags & inspect.CO_VARARGS else None
+    index = count + (1 if varargs else 0)
+    varkw = code.co_varnames[index] if code.co_flags & inspect.CO_VARKEYWORDS else None
+    return {"names": names, "positional": code.co_argcount, "varargs": varargs, "varkw": varkw}
 
 
 def code_object_of_current_frame() -> Any:

@@ -10,7 +10,7 @@ from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.handler import CaptureHandler
 from symdebug.session import Session
 
-__all__ = ["Capture", "capture", "start", "stop"]
+__all__ = ["Capture", "attached", "capture", "start", "stop"]
 
 
 class Capture:
@@ -90,3 +90,19 @@ def stop() -> Session:
     if not _active:
         raise RuntimeError("symdebug.stop() called without a matching symdebug.start()")
     return _active.pop().stop()
+
+
+@contextmanager
+def attached(handler: CaptureHandler) -> Iterator[None]:
+    """Record into an existing capture's handler for the block (a no-op while it runs)."""
+    logger = trace_logger()
+    if handler in logger.handlers:
+        yield
+        return
+    with compile_caches_disabled(), inductor_provenance_enabled():
+        logger.addHandler(handler)
+        try:
+            yield
+        finally:
+            logger.removeHandler(handler)
+            handler.stream.strings.update(interned_strings())

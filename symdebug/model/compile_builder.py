@@ -6,11 +6,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from symdebug.events import GRAPH_INPUTS
 from symdebug.model.compile_events import CompileEvents
 from symdebug.model.frames import to_frames
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.reasons import split_payload
-from symdebug.model.types import Compile, InputDim, Symbol
+from symdebug.model.types import Compile, InputDim, ShapeCheck, Signature, Symbol, TensorMeta
 
 
 def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
@@ -69,6 +70,33 @@ def _where(
     return "", "", 0
 
 
+def _tensor_metas(group: CompileEvents) -> dict[str, TensorMeta]:
+    """Source -> dtype, device, requires_grad and strides, from the ``describe_*`` events."""
+    tensors = {
+        (e.body.get("describer_id"), e.body.get("id")): e.body
+        for e in group.named("describe_tensor")
+    }
+    metas = {}
+    for event in group.named("describe_source"):
+        body = tensors.get((event.body.get("describer_id"), event.body.get("id")))
+        if body is None or "source" not in event.body:
+            continue
+        metas[str(event.body["source"])] = TensorMeta(
+            dtype=str(body.get("dtype", "")),
+            device=str(body.get("device", "")),
+            requires_grad=bool(body.get("requires_grad", False)),
+            size=[int(v) for v in body.get("size", []) if isinstance(v, int)],
+            stride=[int(v) for v in body.get("stride", []) if isinstance(v, int)],
+        )
+    return metas
+
+
+def _signature(group: CompileEvents) -> Signature | None:
+    event = group.last(GRAPH_INPUTS)
+    data = event.body.get("signature") if event is not None else None
+    return Signature(**data) if isinstance(data, dict) else None
+
+
 def build_compile(
     group: CompileEvents, tree: GuardTree, symbols: list[Symbol], strings: Mapping[int, str]
 ) -> Compile:
@@ -96,6 +124,10 @@ def build_compile(
         dynamic=None if static is None else not static,
         inputs=_inputs(tree, symbols),
         marked_dynamic=list(tree.marked_dynamic),
+        shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
+        signature=_signature(group),
+        tensors=_tensor_metas(group),
+        global_state=dict(tree.global_state),
         guard_count=metrics.get("guard_count"),
         shape_env_guard_count=metrics.get("shape_env_guard_count"),
         seconds=float(seconds) if isinstance(seconds, int | float) else None,

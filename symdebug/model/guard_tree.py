@@ -7,8 +7,10 @@ dimensions of each tensor input (``size=[None, 4]``), the specialized ints
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _TENSOR = re.compile(
     r"TENSOR_MATCH: check_tensor\((?P<source>.+?), \w+, .*?size=\[(?P<size>[^\]]*)\], "
@@ -49,6 +51,7 @@ class GuardTree:
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
     shape_lines: list[ShapeLine] = field(default_factory=list)
     marked_dynamic: list[str] = field(default_factory=list)
+    global_state: dict[str, Any] = field(default_factory=dict)
 
 
 def _dims(text: str) -> list[int | None]:
@@ -56,8 +59,18 @@ def _dims(text: str) -> list[int | None]:
     return [None if part == "None" else int(part) for part in parts]
 
 
+def _global_state(line: str) -> dict[str, Any]:
+    try:
+        state = json.loads(line.split(" against ", 1)[1])
+    except (IndexError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
 def _add_line(tree: GuardTree, line: str) -> None:
-    if (marked := _MARKED.search(line)) is not None:
+    if "GLOBAL_STATE:" in line:
+        tree.global_state = _global_state(line)
+    elif (marked := _MARKED.search(line)) is not None:
         dims = sorted(int(d) for d in marked["dims"].split(",") if d.strip())
         tree.marked_dynamic += [f"{marked['source']}.size()[{d}]" for d in dims]
     elif (match := _TENSOR.search(line)) is not None:
@@ -78,6 +91,8 @@ def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; unknown lines are ignored."""
     tree = GuardTree()
     for line in (text or "").splitlines():
-        if "MATCH" in line or "LAMBDA_GUARD" in line or "DYNAMIC_MARKING" in line:
+        if any(
+            mark in line for mark in ("MATCH", "LAMBDA_GUARD", "DYNAMIC_MARKING", "GLOBAL_STATE")
+        ):
             _add_line(tree, line)
     return tree

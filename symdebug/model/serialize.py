@@ -22,8 +22,11 @@ from symdebug.model.types import (
     Guard,
     InputDim,
     Recompile,
+    ShapeCheck,
+    Signature,
     Specialization,
     Symbol,
+    TensorMeta,
 )
 
 SCHEMA_VERSION = 2
@@ -46,10 +49,6 @@ def json_schema() -> dict[str, Any]:
 _REFERENCES = {"guards", "guard", "specialization"}
 
 
-def _frame(frame: Frame | None) -> dict[str, Any] | None:
-    return dataclasses.asdict(frame) if frame is not None else None
-
-
 def _plain(obj: Any) -> dict[str, Any]:
     """A dataclass as a dict; Guard and Specialization references become ids."""
     out: dict[str, Any] = {}
@@ -57,10 +56,16 @@ def _plain(obj: Any) -> dict[str, Any]:
         value = getattr(obj, field.name)
         if field.name in _REFERENCES and not isinstance(obj, Facts):
             value = _reference(value)
-        elif isinstance(value, Frame):
-            value = _frame(value)
+        elif isinstance(value, Frame | Signature):
+            value = dataclasses.asdict(value)
         elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
             value = [dataclasses.asdict(item) for item in value]
+        elif (
+            isinstance(value, dict)
+            and value
+            and dataclasses.is_dataclass(next(iter(value.values())))
+        ):
+            value = {k: dataclasses.asdict(v) for k, v in value.items()}
         elif isinstance(value, tuple):
             value = list(value)
         out[field.name] = value
@@ -151,7 +156,16 @@ def _recompile(
 
 
 def _compile(data: dict[str, Any]) -> Compile:
-    return Compile(**dict(data, inputs=[InputDim(**item) for item in data.get("inputs", [])]))
+    signature = data.get("signature")
+    return Compile(
+        **dict(
+            data,
+            inputs=[InputDim(**item) for item in data.get("inputs", [])],
+            shape_checks=[ShapeCheck(**item) for item in data.get("shape_checks", [])],
+            signature=Signature(**signature) if signature else None,
+            tensors={k: TensorMeta(**v) for k, v in data.get("tensors", {}).items()},
+        )
+    )
 
 
 def _kernel(data: dict[str, Any]) -> Kernel:

@@ -133,6 +133,35 @@ class InputDim:
 
 
 @dataclass(slots=True)
+class ShapeCheck:
+    """An installed shape check as Dynamo runs it (Python code), with torch's note."""
+
+    code: str
+    note: str = ""
+
+
+@dataclass(slots=True)
+class TensorMeta:
+    """How a tensor input looked when compiled: enough to build one like it at new sizes."""
+
+    dtype: str
+    device: str
+    requires_grad: bool = False
+    size: list[int] = field(default_factory=list)
+    stride: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Signature:
+    """Parameters of a compiled frame, to bind call arguments to sources."""
+
+    names: list[str] = field(default_factory=list)
+    positional: int = 0
+    varargs: str | None = None
+    varkw: str | None = None
+
+
+@dataclass(slots=True)
 class Compile:
     """One Dynamo frame compile (the last attempt after restarts)."""
 
@@ -152,6 +181,10 @@ class Compile:
     dynamic: bool | None = None
     inputs: list[InputDim] = field(default_factory=list)
     marked_dynamic: list[str] = field(default_factory=list)
+    shape_checks: list[ShapeCheck] = field(default_factory=list)
+    signature: Signature | None = None
+    tensors: dict[str, TensorMeta] = field(default_factory=dict)
+    global_state: dict[str, Any] = field(default_factory=dict)
     guard_count: int | None = None
     shape_env_guard_count: int | None = None
     seconds: float | None = None

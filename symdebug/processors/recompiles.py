@@ -87,7 +87,7 @@ def _at_framework_line(reason: Reason, guards: list[Guard]) -> list[Guard]:
     ]
 
 
-def _guard_for(reason: Reason, guards: list[Guard]) -> Guard | None:
+def guard_for_reason(reason: Reason, guards: list[Guard]) -> Guard | None:
     """The guard torch located next to the failed check, or naming its sources.
 
     Replacements (``b.size()[0] == a.size()[0]``) carry no location, so they match by source.
@@ -113,7 +113,7 @@ def _link(recompile: Recompile, reason: Reason, facts: Facts) -> None:
     recompile.specialization = _spec_for(reason, specs)
     if _range_failure(recompile, reason, facts, guards):
         return
-    recompile.guard = _guard_for(reason, guards) if reason.kind not in _KIND_CAUSES else None
+    recompile.guard = guard_for_reason(reason, guards) if reason.kind not in _KIND_CAUSES else None
     if recompile.specialization is not None:
         recompile.cause = recompile.specialization.cause
         recompile.guard = recompile.guard or next(iter(recompile.specialization.guards), None)

@@ -1,0 +1,109 @@
+"""Bind call arguments (tensors, shapes, ints, containers) to the sources Dynamo guards on."""
+
+from __future__ import annotations
+
+import ast
+import linecache
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+
+from symdebug.model.types import Signature
+
+#: A tensor given by its shape: ``(17, 64)`` or ``torch.Size([17, 64])``.
+Shape = tuple[int, ...]
+
+
+def _contiguous_strides(shape: Sequence[int]) -> list[int]:
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(int(size), 1)
+    return strides[::-1]
+
+
+def is_shape(value: Any) -> bool:
+    """A tensor given by its shape: a ``torch.Size`` or a tuple of ints."""
+    return isinstance(value, torch.Size) or (
+        isinstance(value, tuple)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _add_tensor(
+    values: dict[str, Any], base: str, shape: Sequence[int], strides: Sequence[int]
+) -> None:
+    values[f"ndim:{base}"] = len(shape)
+    for index, (size, stride) in enumerate(zip(shape, strides, strict=True)):
+        values[f"{base}.size()[{index}]"] = int(size)
+        values[f"{base}.stride()[{index}]"] = int(stride)
+    values[f"{base}.storage_offset()"] = 0
+
+
+def flatten(values: dict[str, Any], base: str, value: Any) -> None:
+    """Record every source under ``base`` that ``value`` defines."""
+    if isinstance(value, torch.Tensor):
+        _add_tensor(values, base, value.shape, value.stride())
+        values[f"{base}.storage_offset()"] = value.storage_offset()
+    elif is_shape(value):
+        _add_tensor(values, base, value, _contiguous_strides(value))
+    elif isinstance(value, bool | float | str) or value is None or isinstance(value, int):
+        values[base] = value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            flatten(values, f"{base}[{key!r}]", item)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            flatten(values, f"{base}[{index}]", item)
+
+
+def bind(signature: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``."""
+    names = list(signature.names)
+    positional = names[: signature.positional]
+    if positional and positional[0] == "self" and "self" not in kwargs:
+        positional = positional[1:]  # a method: the module is bound, not passed
+    if len(args) > len(positional) and signature.varargs is None:
+        raise TypeError(f"too many positional arguments: the frame takes {positional}")
+    values: dict[str, Any] = {}
+    for name, value in zip(positional, args, strict=False):
+        flatten(values, f"L[{name!r}]", value)
+    for index, value in enumerate(args[len(positional) :]):
+        flatten(values, f"L[{signature.varargs!r}][{index}]", value)
+    for name, value in kwargs.items():
+        if name in names:
+            flatten(values, f"L[{name!r}]", value)
+        elif signature.varkw is not None:
+            flatten(values, f"L[{signature.varkw!r}][{name!r}]", value)
+        else:
+            raise TypeError(f"unknown argument {name!r}: the frame takes {names}")
+    return values
+
+
+def signature_from_source(filename: str, lineno: int, name: str) -> Signature | None:
+    """Read a frame's signature from its source file (for sessions loaded from logs)."""
+    lines = linecache.getlines(filename)
+    if not lines:
+        return None
+    try:
+        tree = ast.parse("".join(lines))
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            if lineno in (node.lineno, first):
+                return _signature(node.args)
+    return None
+
+
+def _signature(arguments: ast.arguments) -> Signature:
+    positional = [a.arg for a in arguments.posonlyargs + arguments.args]
+    names = positional + [a.arg for a in arguments.kwonlyargs]
+    return Signature(
+        names=names,
+        positional=len(positional),
+        varargs=arguments.vararg.arg if arguments.vararg else None,
+        varkw=arguments.kwarg.arg if arguments.kwarg else None,
+    )

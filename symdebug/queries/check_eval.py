@@ -1,0 +1,118 @@
+"""Evaluate Dynamo's shape checks (Python code, as the guard tree prints them) on many sizes.
+
+Dynamo installs ShapeEnv guards as Python expressions over sources
+(``(L['x'].size()[0] % 2) == 0``, ``math.ceil(L['x'].size()[0] / 3) > 2``).  We compile each
+expression once, with every source replaced by a column of candidate values, and evaluate
+it on numpy arrays: one call answers thousands of sizes.  Python's ``//`` and ``%`` on ints
+floor exactly like numpy's on int64, so the results are the ones Dynamo computes.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+Values = Mapping[str, Any]
+Evaluator = Callable[[Values], Any]
+
+
+def _int_of(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: np.asarray(fn(value)).astype(np.int64)
+
+
+def _fold(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    def folded(*args: Any) -> Any:
+        result = args[0]
+        for arg in args[1:]:
+            result = fn(result, arg)
+        return result
+
+    return folded
+
+
+class _Namespace:
+    """Stand-ins for what the printed checks call, working on arrays and on scalars."""
+
+    ceil = staticmethod(_int_of(np.ceil))
+    floor = staticmethod(_int_of(np.floor))
+    trunc = staticmethod(_int_of(np.trunc))
+    sqrt = staticmethod(np.sqrt)
+    sym_float = staticmethod(lambda value: np.asarray(value, dtype=np.float64))
+    sym_int = staticmethod(_int_of(np.trunc))
+    sym_max = staticmethod(_fold(np.maximum))
+    sym_min = staticmethod(_fold(np.minimum))
+    sym_sqrt = staticmethod(np.sqrt)
+    inf = math.inf
+
+
+GLOBALS: dict[str, Any] = {
+    "math": _Namespace,
+    "torch": _Namespace,
+    "max": _fold(np.maximum),
+    "min": _fold(np.minimum),
+    "abs": np.abs,
+    "int": _int_of(np.trunc),
+    "float": _Namespace.sym_float,
+    "round": _int_of(np.round),
+    "__builtins__": {},
+}
+SOURCE_ROOTS = ("L[", "G[")
+
+
+class _Vectorize(ast.NodeTransformer):
+    """Sources -> ``V["<source>"]``; ``and``/``or``/``not`` and chained compares -> ``&|~``."""
+
+    def __init__(self) -> None:
+        self.sources: list[str] = []
+
+    def _source(self, node: ast.expr) -> ast.expr:
+        text = ast.unparse(node)
+        if text.startswith(SOURCE_ROOTS):
+            self.sources.append(text)
+            return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(text), ast.Load())
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+    visit_Subscript = visit_Attribute = visit_Call = _source  # noqa: N815 - ast visitor names
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        left, parts = node.left, list[ast.expr]()
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            parts.append(ast.Compare(left, [op], [right]))
+            left = right
+        return _join(list(parts), ast.BitAnd())
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        values = [self.visit(value) for value in node.values]
+        return _join(values, ast.BitAnd() if isinstance(node.op, ast.And) else ast.BitOr())
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        operand = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return ast.UnaryOp(ast.Invert(), ast.Call(ast.Name("_bool", ast.Load()), [operand], []))
+        return ast.UnaryOp(node.op, operand)
+
+
+def _join(parts: list[ast.expr], op: ast.operator) -> ast.expr:
+    result = parts[0]
+    for part in parts[1:]:
+        result = ast.BinOp(result, op, part)
+    return result
+
+
+def compile_check(code: str) -> tuple[Evaluator, list[str]]:
+    """A function of ``{source: value or array}`` -> bool (array), and the sources it reads."""
+    tree = ast.parse(code.strip(), mode="eval")
+    transformer = _Vectorize()
+    body = ast.fix_missing_locations(transformer.visit(tree))
+    compiled = compile(body, "<symdebug check>", "eval")
+    namespace = dict(GLOBALS, _bool=lambda value: np.asarray(value, dtype=bool))
+
+    def evaluate(values: Values) -> Any:
+        return eval(compiled, namespace, {"V": values})  # noqa: S307 - our own compiled AST
+
+    return evaluate, list(dict.fromkeys(transformer.sources))

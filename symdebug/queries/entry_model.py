@@ -1,0 +1,101 @@
+"""What a cache entry checks, rebuilt from the facts of its compile.
+
+Mirrors Dynamo's guards for shapes: each tensor's rank and static dims (``TENSOR_MATCH``),
+specialized ints (``EQUALS_MATCH``), and the installed shape checks (duck-sizing
+equalities, range bounds, ShapeEnv guards) exactly as the guard tree prints them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from symdebug.model.reasons import parse_reason
+from symdebug.model.types import Compile, Facts, Guard, Specialization
+from symdebug.processors.recompiles import guard_for_reason
+from symdebug.queries.check_eval import Evaluator, compile_check
+
+_REASON_KINDS = {"duck_sizing": "duck_sizing", "zero_one": "range (0/1 specialization)"}
+
+
+@dataclass(slots=True)
+class Check:
+    """One check of an entry: what it reads, how to evaluate it, and where it came from."""
+
+    kind: str
+    text: str
+    sources: list[str]
+    evaluate: Evaluator
+    guard: Guard | None = None
+    specialization: Specialization | None = None
+    cause: str = "unknown"
+
+
+@dataclass(slots=True)
+class EntryModel:
+    """All checks of one compile (one cache entry), in the order Dynamo runs them."""
+
+    compile_id: str
+    checks: list[Check] = field(default_factory=list)
+    unparsed: list[str] = field(default_factory=list)
+
+
+def _equals(source: str, value: int | str) -> Evaluator:
+    return lambda values: np.asarray(values[source]) == value
+
+
+def _rank_checks(compile_: Compile) -> list[Check]:
+    ranks: dict[str, int] = {}
+    for dim in compile_.inputs:
+        if ".size()[" in dim.source:
+            base = dim.source.rsplit(".size()[", 1)[0]
+            ranks[base] = ranks.get(base, 0) + 1
+    return [
+        Check("ndim", f"{base}.dim() == {rank}", [f"ndim:{base}"], _equals(f"ndim:{base}", rank))
+        for base, rank in ranks.items()
+    ]
+
+
+def _static_checks(compile_: Compile, specs: dict[str, Specialization]) -> list[Check]:
+    checks = []
+    for dim in compile_.inputs:
+        if dim.symbolic:
+            continue
+        spec = specs.get(dim.source)
+        kind = "static_dim" if ".size()[" in dim.source else "int_equals"
+        check = Check(
+            kind, f"{dim.source} == {dim.value}", [dim.source], _equals(dim.source, dim.value)
+        )
+        check.specialization, check.cause = spec, spec.cause if spec else "unknown"
+        checks.append(check)
+    return checks
+
+
+def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -> list[Check]:
+    checks = []
+    for shape_check in compile_.shape_checks:
+        try:
+            evaluate, sources = compile_check(shape_check.code)
+        except SyntaxError:
+            unparsed.append(shape_check.code)
+            continue
+        reason = parse_reason(f"{shape_check.code}  # {shape_check.note}")
+        guard = guard_for_reason(reason, guards)
+        kind = _REASON_KINDS.get(reason.kind, "shape_guard")
+        cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
+        if reason.kind == "zero_one":
+            cause = "zero_one"
+        checks.append(Check(kind, shape_check.code, sources, evaluate, guard, cause=cause))
+    return checks
+
+
+def entry_model(facts: Facts, compile_: Compile) -> EntryModel:
+    """The checks of one compiled entry."""
+    cid = compile_.compile_id
+    specs = {s.source: s for s in facts.specializations if s.compile_id == cid}
+    guards = [g for g in facts.guards if g.compile_id == cid and g.status == "installed"]
+    model = EntryModel(cid)
+    model.checks = _rank_checks(compile_) + _static_checks(compile_, specs)
+    model.checks += _shape_checks(compile_, guards, model.unparsed)
+    return model
