@@ -122,8 +122,8 @@ class Session:
         """The code object a live compile cached on, when captured in this process."""
         return self._handler.code_objects.get(compile_id) if self._handler else None
 
-    def lookup_order(self, frame: str | int | None = None) -> list[str]:
-        """Entries of a frame in torch's current lookup order, when this process holds them."""
+    def lookup_order(self, frame: str | int | None = None) -> list[str] | None:
+        """Entries of a frame in torch's current lookup order; None when not in this process."""
         from symdebug._torch.dynamo_cache import cache_order
         from symdebug.queries.predict import frame_compiles
 
@@ -131,7 +131,7 @@ class Session:
             code = self.code_object(compile_.compile_id)
             if code is not None:
                 return cache_order(code)
-        return []
+        return None
 
     def predict(self, *args: Any, frame: str | int | None = None, **kwargs: Any) -> Prediction:
         """Predict, without running anything, which cache entry serves a call at new sizes.

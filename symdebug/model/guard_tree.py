@@ -17,6 +17,8 @@ _TENSOR = re.compile(
     r"stride=\[(?P<stride>[^\]]*)\]\)\s*(?:#\s*(?P<note>.*))?"
 )
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
+_LENGTH = re.compile(r"LENGTH_CHECK: (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$")
+_MARKS = ("MATCH", "LAMBDA_GUARD", "DYNAMIC_MARKING", "GLOBAL_STATE", "LENGTH_CHECK")
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?:weak_)?dynamic_indices', set\(\)\)"
@@ -79,6 +81,8 @@ def _add_line(tree: GuardTree, line: str) -> None:
                 match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
             )
         )
+    elif (match := _LENGTH.search(line)) is not None:
+        tree.shape_lines.append(ShapeLine(match["code"], (match["note"] or "").strip()))
     elif (match := _EQUALS.search(line)) is not None:
         tree.ints[match["source"]] = (int(match["value"]), match["note"] or "")
     elif (match := _LAMBDA.search(line)) is not None:
@@ -91,8 +95,6 @@ def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; unknown lines are ignored."""
     tree = GuardTree()
     for line in (text or "").splitlines():
-        if any(
-            mark in line for mark in ("MATCH", "LAMBDA_GUARD", "DYNAMIC_MARKING", "GLOBAL_STATE")
-        ):
+        if any(mark in line for mark in _MARKS):
             _add_line(tree, line)
     return tree

@@ -51,9 +51,11 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
     elif isinstance(value, bool | float | str) or value is None or isinstance(value, int):
         values[base] = value
     elif isinstance(value, Mapping):
+        values[f"len:{base}"] = len(value)
         for key, item in value.items():
             flatten(values, f"{base}[{key!r}]", item)
     elif isinstance(value, list | tuple):
+        values[f"len:{base}"] = len(value)
         for index, item in enumerate(value):
             flatten(values, f"{base}[{index}]", item)
 

@@ -72,11 +72,22 @@ class _Vectorize(ast.NodeTransformer):
     def _source(self, node: ast.expr) -> ast.expr:
         text = ast.unparse(node)
         if text.startswith(SOURCE_ROOTS):
-            self.sources.append(text)
-            return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(text), ast.Load())
+            return self._named(text)
         return self.generic_visit(node)  # type: ignore[return-value]
 
-    visit_Subscript = visit_Attribute = visit_Call = _source  # noqa: N815 - ast visitor names
+    visit_Subscript = visit_Attribute = _source  # noqa: N815 - ast visitor names
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "len" and len(node.args) == 1:
+            inner = ast.unparse(node.args[0])
+            if inner.startswith(SOURCE_ROOTS):  # container length: a value of its own
+                return self._named(f"len:{inner}")
+        return self._source(node)
+
+    def _named(self, key: str) -> ast.expr:
+        self.sources.append(key)
+        return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(key), ast.Load())
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         node = self.generic_visit(node)  # type: ignore[assignment]

@@ -34,14 +34,19 @@ def make_tensor(shape: Sequence[int], meta: TensorMeta | None) -> torch.Tensor:
     order = list(range(len(shape)))
     if meta is not None and len(meta.stride) == len(shape):
         order = sorted(order, key=lambda d: -meta.stride[d])  # outermost (largest stride) first
-    physical = [shape[d] for d in order]
+    strides = [0] * len(shape)
+    step = 1
+    for dim in reversed(order):
+        strides[dim] = step
+        step *= max(int(shape[dim]), 1)
+    # empty_strided, not a permuted view: a view input would make Dynamo guard on `._base`.
+    tensor = torch.empty_strided(tuple(shape), tuple(strides), dtype=dtype, device=device)
     if dtype.is_floating_point or dtype.is_complex:
-        base = torch.randn(physical, dtype=dtype, device=device)
+        tensor.copy_(torch.randn(tuple(shape), dtype=dtype, device=device))
     else:
-        base = torch.ones(physical, dtype=dtype, device=device)
-    tensor = base.permute([order.index(d) for d in range(len(shape))])
+        tensor.fill_(1)
     if meta is not None and meta.requires_grad and dtype.is_floating_point:
-        tensor = tensor.detach().requires_grad_(True)
+        tensor.requires_grad_(True)
     return tensor
 
 

@@ -54,6 +54,7 @@ class Prediction:
     order: list[str] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)
     frame: str = ""
+    notes: list[str] = field(default_factory=list)
 
     @property
     def recompiles(self) -> bool:
@@ -66,6 +67,7 @@ class Prediction:
         lines += [f"  {failure}" for failure in self.failures]
         if self.unchecked:
             lines.append(f"  not checked ({len(self.unchecked)}): {', '.join(self.unchecked[:5])}")
+        lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
 
@@ -76,10 +78,15 @@ class Predictor:
         self, facts: Facts, frame: str | int | None = None, order: Sequence[str] | None = None
     ) -> None:
         self.compiles = frame_compiles(facts, frame)
-        by_id = {c.compile_id: c for c in self.compiles}
-        ids = [cid for cid in order or [] if cid in by_id] or [
-            c.compile_id for c in reversed(self.compiles)
+        self.notes = [
+            f"{c.compile_id} failed ({c.fail_type}): it is no cache entry"
+            for c in self.compiles
+            if c.status != "ok"
         ]
+        self.compiles = [c for c in self.compiles if c.status == "ok"] or self.compiles
+        by_id = {c.compile_id: c for c in self.compiles if c.status == "ok"}
+        # Torch's lookup order when known (live); else newest first, as Dynamo inserts them.
+        ids = list(reversed(by_id)) if order is None else [c for c in order if c in by_id]
         self.models = [entry_model(facts, by_id[cid]) for cid in ids]
         first = self.compiles[0]
         self.frame = first.name
@@ -99,7 +106,8 @@ class Predictor:
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
         """One call: the serving entry and every entry's first failing check."""
-        prediction = Prediction(None, order=[m.compile_id for m in self.models], frame=self.frame)
+        order = [m.compile_id for m in self.models]
+        prediction = Prediction(None, order=order, frame=self.frame, notes=list(self.notes))
         for model in self.models:
             failure = _first_failure(model, values, prediction.unchecked)
             if failure is None:
@@ -152,14 +160,14 @@ def _passes(model: EntryModel, columns: Mapping[str, np.ndarray], count: int) ->
 
 
 def frame_compiles(facts: Facts, frame: str | int | None) -> list[Compile]:
-    """The compiled entries of one frame: by name, by frame id, or the first frame called."""
-    ok = [c for c in facts.compiles if c.status == "ok"]
-    if not ok:
-        raise ValueError("nothing was compiled successfully: there is no cache entry to predict")
+    """The compiles of one frame: by name, by frame id, or the first frame called."""
+    known = facts.compiles
+    if not known:
+        raise ValueError("nothing was compiled in this session: there is no cache entry to predict")
     if frame is None:
-        frame = min(c.frame_id for c in ok)
-    chosen = [c for c in ok if frame in (c.frame_id, c.name)]
+        frame = min(c.frame_id for c in known)
+    chosen = [c for c in known if frame in (c.frame_id, c.name)]
     if not chosen:
-        names = sorted({c.name for c in ok})
+        names = sorted({c.name for c in known})
         raise ValueError(f"no compiled frame {frame!r}; frames: {', '.join(names)}")
     return [c for c in chosen if c.frame_id == chosen[0].frame_id]
