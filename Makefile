@@ -29,6 +29,7 @@ lint: setup
 
 bench: setup
 	$(PY) benchmarks/bench_capture.py
+	$(PY) benchmarks/bench_predict.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from symdebug.capture.handler import CaptureHandler
     from symdebug.queries.predict import Prediction
     from symdebug.queries.rerun import RerunResult
+    from symdebug.queries.sweep import SweepResult
     from symdebug.queries.why import Explanation
 
 Pull = Callable[[], Facts]
@@ -193,6 +194,40 @@ class Session:
         from symdebug.queries.rerun import rerun
 
         return rerun(self, compiled, args, kwargs, frame)
+
+    def sweep(
+        self,
+        compiled: Any,
+        *args: Any,
+        frame: str | int | None = None,
+        grid: bool = False,
+        run: bool | int = True,
+        progress: bool = True,
+        **kwargs: Any,
+    ) -> SweepResult:
+        """Predict, then re-run, the compiled function over many sizes.
+
+        Parameters
+        ----------
+        compiled
+            What ``torch.compile`` returned.
+        *args, **kwargs
+            One list of values per argument (``x=[(b, 64) for b in range(1, 257)]``),
+            zipped, or combined as a grid with ``grid=True``.
+        run
+            Re-run every point (True), a random sample of that many points, or none.
+        progress
+            Show a progress bar.
+
+        Returns
+        -------
+        SweepResult
+            ``table`` (a DataFrame when pandas is installed), ``plot()`` and ``plot_data()``.
+        """
+        from symdebug.queries.sweep import expand, sweep
+
+        points = expand(args, kwargs, grid)
+        return sweep(self, compiled, points, frame=frame, run=run, progress=progress)
 
     def why(self, source: str, dim: int | None = None) -> Explanation:
         """Explain the state of one input dimension or int.

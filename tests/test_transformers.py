@@ -73,3 +73,24 @@ def test_wrapper_frame_sources_resolve() -> None:
     explanation = session.why("L['kwargs']['attention_mask'].size()[1]")
     assert explanation.state in ("dynamic", "static-by-default", "specialized")
     assert any(c.name == "wrapper" for c in session.compiles)
+
+
+def test_rerun_at_three_new_sequence_lengths() -> None:
+    torch.manual_seed(0)
+    model = tiny_gpt2()
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="eager")
+        for length in (8, 12):  # the second call makes the sequence length dynamic
+            ids = torch.randint(0, 100, (1, length))
+            compiled(ids, attention_mask=torch.ones(1, length, dtype=torch.long))
+    results = []
+    with torch.no_grad():
+        for batch, length in ((1, 20), (1, 57), (3, 20)):
+            predicted = session.predict((batch, length), attention_mask=(batch, length))
+            result = session.rerun(compiled, (batch, length), attention_mask=(batch, length))
+            assert result.prediction.entry == predicted.entry
+            assert result.prediction_held, (str(predicted), str(result))
+            assert result.allclose
+            results.append(result)
+    assert [r.recompiled for r in results] == [False, False, True]  # batch 3: static batch dim
+    assert results[2].prediction.failures[0].kind == "static_dim"

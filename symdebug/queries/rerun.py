@@ -86,18 +86,32 @@ def _time_per_call(fn: Callable[[], Any]) -> float:
 TOLERANCES = {torch.float16: 1e-2, torch.bfloat16: 1.6e-2, torch.float32: 1e-4, torch.float64: 1e-7}
 
 
-def _tolerance(value: Any) -> float:
-    tensors = [t for t in torch.utils._pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
-    return max((TOLERANCES.get(t.dtype, 0.0) for t in tensors), default=0.0)
+def tensors_in(value: Any, depth: int = 0) -> list[torch.Tensor]:
+    """Every tensor reachable from an output: containers, model outputs, cache objects."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if depth > 6 or value is None or isinstance(value, str | bytes | int | float | bool):
+        return []
+    if isinstance(value, Mapping):
+        items: Any = value.values()
+    elif isinstance(value, list | tuple):
+        items = value
+    else:
+        items = vars(value).values() if hasattr(value, "__dict__") else ()
+    return [t for item in items for t in tensors_in(item, depth + 1)]
 
 
 def outputs_close(actual: Any, expected: Any) -> bool:
-    """Outputs equal to eager within a tolerance that depends on the dtype."""
-    tolerance = _tolerance(expected)
-    try:
-        torch.testing.assert_close(actual, expected, rtol=tolerance, atol=tolerance, equal_nan=True)
-    except (AssertionError, TypeError, ValueError):
+    """Outputs equal to eager, tensor by tensor, within a tolerance set by the dtype."""
+    got, want = tensors_in(actual), tensors_in(expected)
+    if len(got) != len(want):
         return False
+    for a, e in zip(got, want, strict=True):
+        tolerance = TOLERANCES.get(e.dtype, 0.0)
+        try:
+            torch.testing.assert_close(a, e, rtol=tolerance, atol=tolerance, equal_nan=True)
+        except (AssertionError, TypeError, ValueError):
+            return False
     return True
 
 

@@ -1,0 +1,47 @@
+"""Draw a sweep: size on x, the cache entry that served on y, recompiles marked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from symdebug.queries.sweep import SweepResult
+
+
+def _lanes(data: dict[str, list[Any]]) -> dict[str, int]:
+    names = [e for e in data["predicted"] + data["actual"] if e is not None]
+    ordered = sorted(set(names), key=lambda cid: [int(p) for p in cid.strip("!").split("/")])
+    return {name: index for index, name in enumerate(ordered)}
+
+
+def sweep_figure(result: SweepResult) -> Any:
+    """A matplotlib Figure (requires matplotlib)."""
+    import matplotlib as mpl
+
+    mpl.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    data = result.plot_data()
+    lanes = _lanes(data)
+    figure, axes = plt.subplots(figsize=(8, 3))
+    recompile_lane = len(lanes)
+    predicted = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["predicted"]]
+    actual = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["actual"]]
+    axes.scatter(
+        data["x"],
+        predicted,
+        marker="o",
+        facecolors="none",
+        edgecolors="tab:blue",
+        label="predicted (before sweep)",
+    )
+    axes.scatter(data["x"], actual, marker="x", color="tab:orange", label="actual")
+    recompiled = [x for x, flag in zip(data["x"], data["recompiled"], strict=True) if flag]
+    for x in recompiled:
+        axes.axvline(x, color="tab:red", alpha=0.25, linewidth=1)
+    axes.set_yticks(range(recompile_lane + 1), [*lanes, "recompile"])
+    axes.set_xlabel(result.axis)
+    axes.set_ylabel("cache entry")
+    axes.legend(loc="upper left", fontsize="small")
+    figure.tight_layout()
+    return figure

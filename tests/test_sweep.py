@@ -1,0 +1,59 @@
+"""Sweep over 64 sizes with a progress bar: table, figure, and data for the viewers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import symdebug
+
+
+def model(x, n: int):
+    if x.shape[0] > 40:
+        x = x * 2
+    return x.view(-1, 2).sum(0) * n
+
+
+def test_sweep_over_64_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pd = pytest.importorskip("pandas")
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(8, 4), 3)
+    result = s.sweep(compiled, x=[(b, 4) for b in range(2, 66)], n=[3] * 64)
+    assert "symdebug sweep" in capsys.readouterr().err  # the progress bar ran
+    table = result.table
+    assert isinstance(table, pd.DataFrame) and len(table) == 64
+    assert result.axis == "L['x'].size()[0]"
+    assert table["prediction_held"].all() and table["allclose"].all()
+    recompiles = table[table["recompiled"]]
+    assert list(recompiles["x"]) == [41]  # the branch flips once, at 41
+    assert table.loc[table["x"] <= 40, "predicted"].eq("0/0").all()
+    assert table.loc[table["x"] > 40, "predicted"].isna().all()  # before the sweep: would recompile
+    figure = result.plot()
+    figure.savefig(tmp_path / "sweep.png")
+    assert (tmp_path / "sweep.png").stat().st_size > 1000
+    data = result.plot_data()
+    assert len(data["x"]) == 64 and data["recompiled"].count(True) == 1
+
+
+def test_sweep_grid_and_sample() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(8, 4), 3)
+    result = s.sweep(compiled, x=[(4, 4), (50, 4)], n=[3, 5], grid=True, run=2, progress=False)
+    assert [row["x"] for row in result.rows] == [4, 4, 50, 50]
+    assert sum("actual" in row for row in result.rows) == 2
+    only_predicted = s.sweep(compiled, x=[(6, 4), (60, 4)], n=[3, 3], run=False, progress=False)
+    first, second = (row["predicted"] for row in only_predicted.rows)
+    assert first == "0/0" and second is None
+    assert all("actual" not in row for row in only_predicted.rows)
+
+
+def test_sweep_rejects_unequal_lists() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(8, 4), 3)
+    with pytest.raises(ValueError):
+        s.sweep(compiled, x=[(4, 4), (6, 4)], n=[3], progress=False)
