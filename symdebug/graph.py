@@ -29,6 +29,13 @@ def _frame_key(frame: Frame) -> str:
     return f"frame:{frame.filename}:{frame.lineno}"
 
 
+def _add_frame(graph: nx.MultiDiGraph, owner: str, frame: Frame) -> None:
+    """A user line (one node per file:line), and the edge from what was raised there."""
+    key = _frame_key(frame)
+    graph.add_node(key, kind="frame", filename=frame.filename, lineno=frame.lineno, line=frame.line)
+    _edge(graph, owner, key, kind="raised_at")
+
+
 def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
     key = f"guard:{guard.id}"
     graph.add_node(
@@ -43,15 +50,7 @@ def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
     for symbol in guard.symbols:
         _edge(graph, key, f"symbol:{guard.compile_id}:{symbol}", kind="constrains")
     if guard.user_frame is not None:
-        frame = guard.user_frame
-        graph.add_node(
-            _frame_key(frame),
-            kind="frame",
-            filename=frame.filename,
-            lineno=frame.lineno,
-            line=frame.line,
-        )
-        _edge(graph, key, _frame_key(frame), kind="raised_at")
+        _add_frame(graph, key, guard.user_frame)
     if guard.kernel is not None:
         kernel = f"kernel:{guard.compile_id}:{guard.aot_graph}:{guard.kernel}"
         _edge(graph, key, kernel, kind="added_during")
@@ -81,15 +80,7 @@ def _add_fx_node(graph: nx.MultiDiGraph, node: FxNode) -> None:
     )
     _edge(graph, key, f"compile:{node.compile_id}", kind="in_compile")
     if node.filename:
-        frame = Frame(node.filename, node.lineno, "", node.code)
-        graph.add_node(
-            _frame_key(frame),
-            kind="frame",
-            filename=node.filename,
-            lineno=node.lineno,
-            line=node.code,
-        )
-        _edge(graph, key, _frame_key(frame), kind="raised_at")
+        _add_frame(graph, key, Frame(node.filename, node.lineno, "", node.code))
 
 
 def _add_kernel(graph: nx.MultiDiGraph, kernel: Kernel) -> None:

@@ -47,6 +47,10 @@ def run_demo(*, save: str | None = None) -> symdebug.Session:
     for name, dim in (("x", 0), ("x", 1), ("steps", None)):
         print(session.why(name, dim))
         print()
+    for batch, length, steps in ((2, 7, 4), (2, 30, 4), (2, 7, 5)):
+        shapes = ((batch, length, 16), (batch, length), steps)
+        print(f"predict{shapes}: {session.predict(*shapes)}")
+        print(f"  rerun: {session.rerun(compiled, *shapes)}")
     if save:
         session.save(save)
         print(f"session saved to {save}")

@@ -67,27 +67,14 @@ def _params(text: str) -> list[str]:
     return names
 
 
-def _cpp_kernels(code: str) -> list[ParsedKernel]:
+def _kernels(
+    code: str, definition: re.Pattern[str], params: re.Pattern[str], language: str
+) -> list[ParsedKernel]:
     kernels = []
-    for match in _CPP_DEF.finditer(code):
-        params = _CPP_PARAMS.search(match["body"])
-        kernels.append(
-            ParsedKernel(
-                match["name"], "cpp", _params(params["params"]) if params else [], match["body"]
-            )
-        )
-    return kernels
-
-
-def _triton_kernels(code: str) -> list[ParsedKernel]:
-    kernels = []
-    for match in _TRITON_DEF.finditer(code):
-        params = _TRITON_PARAMS.search(match["body"])
-        kernels.append(
-            ParsedKernel(
-                match["name"], "triton", _params(params["params"]) if params else [], match["body"]
-            )
-        )
+    for match in definition.finditer(code):
+        found = params.search(match["body"])
+        names = _params(found["params"]) if found else []
+        kernels.append(ParsedKernel(match["name"], language, names, match["body"]))
     return kernels
 
 
@@ -103,7 +90,8 @@ def _call_args(code: str, name: str) -> list[str]:
 def parse_output_code(code: str) -> ParsedWrapper:
     """Kernels, their call arguments, symbol bindings and asserted input sizes."""
     graph = _AOT_ID.search(code)
-    kernels = _cpp_kernels(code) + _triton_kernels(code)
+    kernels = _kernels(code, _CPP_DEF, _CPP_PARAMS, "cpp")
+    kernels += _kernels(code, _TRITON_DEF, _TRITON_PARAMS, "triton")
     for kernel in kernels:
         kernel.call_args = _call_args(code, kernel.name)
     args = _ARGS.search(code)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from symdebug.model.reasons import Reason, parse_reason, strip_local_scope
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
+from symdebug.processors.bounds import bound_guard, parse_range
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES = {"duck_sizing": "duck_sizing", "zero_one": "zero_one"}
-_RANGE = re.compile(r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$")
 
 
 def _new_value(facts: Facts, compile_id: str, source: str) -> int | None:
@@ -22,31 +20,21 @@ def _new_value(facts: Facts, compile_id: str, source: str) -> int | None:
     return None
 
 
-def _bound_guard(guards: list[Guard], source: str, bound: str) -> Guard | None:
-    """The guard of the failed entry that set this bound of the source's range."""
-    for guard in guards:
-        names = [strip_local_scope(s) for s in guard.sources]
-        if source in names and re.search(rf"(?<![\d.]){bound}(?!\d)", guard.expr):
-            return guard
-    return None
-
-
 def _range_failure(recompile: Recompile, reason: Reason, facts: Facts, guards: list[Guard]) -> bool:
     """For ``2 <= x.size()[0] <= 4096``: find which bound the new size broke, and why."""
-    match = _RANGE.match(reason.code)
-    if match is None or not (match["lower"] or match["upper"]):
+    parsed = parse_range(reason.code)
+    if parsed is None:
         return False
-    source = match["source"].strip()
+    source, lower, upper = parsed
     value = _new_value(facts, recompile.compile_id, source)
-    upper_broken = value is not None and match["upper"] and value > int(match["upper"])
-    bound = match["upper"] if upper_broken else match["lower"]
-    guard = _bound_guard(
-        guards, source, str(int(bound) - 1 if not upper_broken and bound else bound)
-    )
-    guard = guard or _bound_guard(guards, source, str(bound))
+    upper_broken = value is not None and upper is not None and value > upper
     if not upper_broken and reason.kind == "zero_one":
         recompile.cause = "zero_one"
         return True
+    bound = upper if upper_broken else lower
+    guard = (
+        bound_guard(guards, source, bound, lower=not upper_broken) if bound is not None else None
+    )
     if guard is None:
         return False
     recompile.guard, recompile.cause = guard, guard.cause

@@ -13,10 +13,9 @@ import numpy as np
 
 from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Compile, Facts, Guard, Specialization
+from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
 from symdebug.queries.check_eval import Evaluator, compile_check
-
-_REASON_KINDS = {"duck_sizing": "duck_sizing", "zero_one": "range (0/1 specialization)"}
 
 
 @dataclass(slots=True)
@@ -72,20 +71,50 @@ def _static_checks(compile_: Compile, specs: dict[str, Specialization]) -> list[
     return checks
 
 
+def _range_checks(code: str, kind: str, guards: list[Guard]) -> list[Check] | None:
+    """``lo <= src <= hi`` as two checks, each with the cause of its own bound."""
+    parsed = parse_range(code)
+    if parsed is None:
+        return None
+    source, lower, upper = parsed
+    checks = []
+    for bound, is_lower in ((lower, True), (upper, False)):
+        if bound is None:
+            continue
+        guard = bound_guard(guards, source, bound, lower=is_lower)
+        text = f"{bound} <= {source}" if is_lower else f"{source} <= {bound}"
+        cause = guard.cause if guard else "unknown"
+        if is_lower and kind == "zero_one" and bound == 2:
+            cause, guard = "zero_one", None
+        evaluate = _at_least(source, bound) if is_lower else _at_most(source, bound)
+        checks.append(Check("range", text, [source], evaluate, guard, cause=cause))
+    return checks
+
+
+def _at_least(source: str, bound: int) -> Evaluator:
+    return lambda values: np.asarray(values[source]) >= bound
+
+
+def _at_most(source: str, bound: int) -> Evaluator:
+    return lambda values: np.asarray(values[source]) <= bound
+
+
 def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -> list[Check]:
     checks = []
     for shape_check in compile_.shape_checks:
+        reason = parse_reason(f"{shape_check.code}  # {shape_check.note}")
+        ranges = _range_checks(shape_check.code, reason.kind, guards)
+        if ranges is not None:
+            checks += ranges
+            continue
         try:
             evaluate, sources = compile_check(shape_check.code)
         except SyntaxError:
             unparsed.append(shape_check.code)
             continue
-        reason = parse_reason(f"{shape_check.code}  # {shape_check.note}")
         guard = guard_for_reason(reason, guards)
-        kind = _REASON_KINDS.get(reason.kind, "shape_guard")
+        kind = "duck_sizing" if reason.kind == "duck_sizing" else "shape_guard"
         cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
-        if reason.kind == "zero_one":
-            cause = "zero_one"
         checks.append(Check(kind, shape_check.code, sources, evaluate, guard, cause=cause))
     return checks
 

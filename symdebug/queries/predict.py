@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import bind, signature_from_source
 from symdebug.queries.entry_model import Check, EntryModel, entry_model
@@ -134,7 +135,8 @@ def _first_failure(
 ) -> Failure | None:
     for check in model.checks:
         if not _usable(check, values):
-            if check.text not in unchecked:
+            # Module parameters and buffers are not arguments; their sizes do not change.
+            if check.text not in unchecked and not all(map(is_module_state, check.sources)):
                 unchecked.append(check.text)
             continue
         if not bool(np.all(check.evaluate(values))):
