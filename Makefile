@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench clean browser viewer viewer-check
 
 setup: $(STAMP)
 
@@ -17,11 +17,25 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	$(PY) -m symdebug demo
+	$(PY) -m symdebug demo --report out/symdebug-demo.html
 
-test: setup
+test: setup browser viewer-check
 	$(PY) -m pytest -q
 	$(MAKE) lint
+
+# Browser tests drive Debian's Chromium (a downloaded browser cannot be installed here).
+browser:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+# The viewer bundle is committed (pip install needs no Node); check it equals a fresh build.
+viewer:
+	# `npm ci` rejects this lock: vite lists a Windows-only optional package npm never records.
+	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn
+
+viewer-check: viewer
+	cd extension && npx tsc --noEmit && npx vitest run
+	git diff --exit-code -- symdebug/_static/viewer.js || \
+		(echo "symdebug/_static/viewer.js is stale: commit the fresh build" && exit 1)
 
 lint: setup
 	$(VENV)/bin/ruff check symdebug tests benchmarks

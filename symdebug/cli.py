@@ -38,10 +38,26 @@ def _why(args: argparse.Namespace) -> int:
     return status
 
 
+def _report(args: argparse.Namespace) -> int:
+    loaded = load_trace(args.trace)
+    sessions = loaded.ranks if isinstance(loaded, MultiRankSession) else {None: loaded}
+    for rank, session in sessions.items():
+        if args.rank is not None and rank != args.rank:
+            continue
+        out = args.output if len(sessions) == 1 else _ranked(args.output, rank)
+        print(f"wrote {session.to_html(out, redact=args.redact)}")
+    return 0
+
+
+def _ranked(path: str, rank: int | None) -> str:
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}.rank{rank}.{suffix}" if dot else f"{path}.rank{rank}"
+
+
 def _demo(args: argparse.Namespace) -> int:
     from symdebug.examples.demo import run_demo
 
-    run_demo(save=args.save)
+    run_demo(save=args.save, report=args.report)
     return 0
 
 
@@ -59,8 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     why.add_argument("dim", nargs="?", type=int, default=None, help="dimension of the argument")
     why.add_argument("--rank", type=int, default=None, help="only this rank")
     why.set_defaults(run=_why)
+    report = commands.add_parser("report", help="write a self-contained HTML report of a log")
+    report.add_argument("trace", help="a TORCH_TRACE log file or directory")
+    report.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
+    report.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+    report.add_argument("--rank", type=int, default=None, help="only this rank")
+    report.set_defaults(run=_report)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")
+    demo.add_argument("--report", default=None, help="also write the HTML report here")
     demo.set_defaults(run=_demo)
     return parser
 

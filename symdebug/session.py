@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symdebug.model.builder import build
@@ -271,6 +272,20 @@ class Session:
         """Read a session written by :meth:`save`."""
         with open(path, "rb") as source:  # noqa: PTH123
             return cls.from_json(source.read())
+
+    def to_html(self, path: str | os.PathLike[str], *, redact: bool = False) -> Path:
+        """Write a self-contained HTML report (no network access); return its path.
+
+        Parameters
+        ----------
+        path
+            Where to write the report.
+        redact
+            Leave out source lines and directory names, for reports shared outside a team.
+        """
+        from symdebug.renderers.html import write_html
+
+        return write_html(self.facts, path, redact=redact)
 
     def __str__(self) -> str:
         from symdebug.renderers.console import render_summary

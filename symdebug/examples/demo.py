@@ -6,6 +6,8 @@ length, an int that drives a loop, two inputs that happen to share a size.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 
 import symdebug
@@ -34,7 +36,7 @@ class TinyBlock(torch.nn.Module):
 CALLS = [(1, 6, 2), (4, 6, 2), (4, 12, 3), (3, 5, 3), (3, 5, 4)]
 
 
-def run_demo(*, save: str | None = None) -> symdebug.Session:
+def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.Session:
     """Compile the example, call it at several sizes under capture, print the answers."""
     torch.manual_seed(0)
     model = TinyBlock()
@@ -54,4 +56,7 @@ def run_demo(*, save: str | None = None) -> symdebug.Session:
     if save:
         session.save(save)
         print(f"session saved to {save}")
+    if report:
+        Path(report).parent.mkdir(parents=True, exist_ok=True)
+        print(f"HTML report written to {session.to_html(report).resolve()}")
     return session

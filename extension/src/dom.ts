@@ -1,0 +1,41 @@
+// The only way the viewer creates DOM: text always goes in as text nodes (never HTML).
+type Child = Node | string | number | null | undefined | false;
+type Props = { class?: string; title?: string; onclick?: (e: MouseEvent) => void; [attr: `data-${string}`]: string };
+
+export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") el.className = String(value);
+    else if (key === "title") el.title = String(value);
+    else if (key === "onclick") el.addEventListener("click", value as (e: MouseEvent) => void);
+    else if (key.startsWith("data-")) el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: HTMLElement, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+}
+
+export function clear(el: HTMLElement): HTMLElement {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function select(options: string[], value: string, label: string, onChange: (v: string) => void): HTMLSelectElement {
+  const el = document.createElement("select");
+  el.setAttribute("aria-label", label);
+  for (const option of ["", ...options]) {
+    const item = document.createElement("option");
+    item.value = option;
+    item.textContent = option || `all ${label}`;
+    el.appendChild(item);
+  }
+  el.value = value;
+  el.addEventListener("change", () => onChange(el.value));
+  return el;
+}

@@ -1,0 +1,59 @@
+// The viewer's one entry point: render(el, data). Used by the HTML report and the widget.
+import { clear, h } from "./dom";
+import { formatHash, parseHash } from "./model";
+import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
+import type { State } from "./panes";
+import { STYLES } from "./styles";
+import type { Session } from "./types";
+
+const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes"] as const;
+
+function initialState(hash: string): State {
+  const link = parseHash(hash);
+  const state: State = { pane: "overview", filter: {}, sort: "compile_id", descending: false };
+  if (link.pane === "guard") return { ...state, pane: "guards", guard: link.id };
+  if (link.pane === "why" || link.pane === "symbol") return { ...state, pane: "why", source: link.id };
+  if (link.pane === "compile") return { ...state, pane: "guards", filter: { compile: link.id } };
+  return (PANES as readonly string[]).includes(link.pane) ? { ...state, pane: link.pane } : state;
+}
+
+export function render(el: HTMLElement, data: Session): void {
+  const root = h("div", { class: "sd" });
+  const style = document.createElement("style");
+  style.textContent = STYLES;
+  clear(el).append(style, root);
+  let state = initialState(typeof location === "undefined" ? "" : location.hash);
+  const go = (change: Partial<State>) => {
+    state = { ...state, ...change };
+    if (typeof history !== "undefined" && state.guard) history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
+    draw();
+  };
+  const draw = () => {
+    const pane = h("div", { class: "pane", "data-pane": state.pane }, body(data, state, go));
+    const detail = state.guard ? h("div", { class: "detail" }, guardDetail(data, state.guard, go)) : null;
+    root.replaceChildren(header(data), tabs(state, go), h("div", { class: "main" }, pane, detail ?? ""));
+  };
+  draw();
+}
+
+function body(data: Session, state: State, go: (c: Partial<State>) => void): HTMLElement {
+  switch (state.pane) {
+    case "symbols": return symbolsPane(data, go);
+    case "guards": return guardsPane(data, state, go);
+    case "why": return whyPane(data, state, go);
+    case "kernels": return kernelsPane(data);
+    case "sizes": return sizesPane(data);
+    default: return overview(data, go);
+  }
+}
+
+function header(data: Session): HTMLElement {
+  const problems = Object.entries(data.problems ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  return h("header", {}, h("h1", {}, "symdebug"), h("span", { class: "muted" }, data.source),
+    h("span", {}, `${data.compiles.length} compiles, ${data.recompiles.length} recompiles, ${data.guards.length} guards`),
+    problems ? h("span", { class: "problems" }, `problems: ${problems}`) : null);
+}
+
+function tabs(state: State, go: (c: Partial<State>) => void): HTMLElement {
+  return h("nav", {}, ...PANES.map((p) => h("button", { class: state.pane === p ? "on" : "", "data-tab": p, onclick: () => go({ pane: p }) }, p)));
+}

@@ -1,0 +1,35 @@
+// Styles live in the bundle so the report and the notebook widget look the same.
+export const STYLES = `
+.sd { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; }
+.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
+.sd header h1 { font-size: 16px; margin: 0; }
+.sd .muted { color: #656d76; }
+.sd nav { display: flex; gap: 4px; margin: 8px 0; }
+.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }
+.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }
+.sd .main { display: flex; gap: 12px; align-items: flex-start; }
+.sd .pane { flex: 1; min-width: 0; }
+.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }
+.sd table { border-collapse: collapse; width: 100%; }
+.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }
+.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }
+.sd tr.row { cursor: pointer; height: 24px; }
+.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }
+.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }
+.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }
+.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }
+.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }
+.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }
+.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }
+.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }
+.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }
+.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }
+.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }
+.sd .compile.failed { border-color: #cf222e; color: #cf222e; }
+.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }
+.sd .steps li { margin: 4px 0; }
+.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }
+.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }
+.sd .problems { color: #9a6700; }
+`;

@@ -1,0 +1,134 @@
+"""The HTML report in a real browser (Debian's Chromium, driven by Playwright): panes,
+filters, guard detail, why, deep links; hostile strings stay text; no network access."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import torch
+
+import symdebug
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    executable = shutil.which("chromium")
+    assert executable, "Debian's chromium is not on PATH: `make test` installs it (apt)"
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def open_report(browser, path: Path, fragment: str = ""):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri() + fragment)
+    page.wait_for_selector(".sd header")
+    page.requests, page.errors = requests, errors  # type: ignore[attr-defined]
+    return page
+
+
+def model(x, y):
+    if x.shape[0] > 4:  # BRANCH
+        x = x * 2
+    h = x.view(-1, 2).sum(0)  # VIEW
+    return h + y[: x.shape[0] // 2].sum()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="inductor", dynamic=True)
+        compiled(torch.randn(8), torch.randn(10))
+        compiled(torch.randn(4), torch.randn(10))
+    return s.to_html(tmp_path_factory.mktemp("report") / "report.html")
+
+
+def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_report(browser, report)
+    assert "recompiles" in page.inner_text("header")
+    assert page.locator(".compile").count() == 2
+    page.screenshot(path=str(SHOTS / "overview.png"))
+    page.click("[data-tab=guards]")
+    total = page.locator("tr.row").count()
+    page.select_option("select[aria-label=cause]", "user_branch")
+    assert page.locator("tr.row").count() < total
+    assert page.locator("tr.row").first.inner_text().count("user_branch") == 1
+    page.locator("tr.row").first.click()
+    detail = page.inner_text(".detail")
+    assert "# BRANCH" in detail and "control flow" in detail
+    page.screenshot(path=str(SHOTS / "guard-detail.png"))
+    guard_id = page.get_attribute(".detail [data-detail]", "data-detail")
+    page.click("[data-tab=why]")
+    page.select_option("select[aria-label=source]", "L['x'].size()[0]")
+    steps = page.inner_text(".steps")
+    assert "L['x'].size()[0] is " in steps and "recompile 0/1" in steps
+    page.screenshot(path=str(SHOTS / "why.png"))
+    linked = open_report(browser, report, f"#guard={quote(guard_id, safe='')}")
+    assert linked.get_attribute(".detail [data-detail]", "data-detail") == guard_id
+    assert linked.errors == [] and page.errors == []
+    assert all(url.startswith("file://") for url in page.requests + linked.requests)
+
+
+def test_kernels_pane_highlights_symbols(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=kernels]")
+    page.locator("details summary").first.click()
+    assert page.locator("pre .sym").count() > 0  # ks0 highlighted as a symbolic size
+
+
+def hostile_module(root: Path) -> object:
+    folder = root / f"a{HOSTILE}"
+    folder.mkdir(parents=True)
+    path = folder / "evil.py"
+    path.write_text(
+        f"def f(x):\n    if x.shape[0] > 4:  # {HOSTILE}\n        return x * 2\n    return x + 1\n"
+    )
+    spec = importlib.util.spec_from_file_location("evil", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    module = hostile_module(tmp_path)
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        compiled = torch.compile(module.f, backend="eager", dynamic=True)  # type: ignore[attr-defined]
+        compiled(torch.randn(8))
+        compiled(torch.randn(3))
+    html = s.to_html(tmp_path / "hostile.html").read_text()
+    assert HOSTILE not in html  # escaped once, at the HTML boundary
+    page = open_report(browser, tmp_path / "hostile.html")
+    page.click("[data-tab=guards]")
+    page.locator("tr.row").first.click()
+    assert HOSTILE in page.inner_text(".detail")  # shown as the text it is
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("img").count() == 0
+    assert page.errors == []
+    redacted = s.to_html(tmp_path / "redacted.html", redact=True).read_text()
+    assert "onerror" not in redacted and str(tmp_path) not in redacted
