@@ -49,6 +49,27 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    """Run a script under capture, as ``python script.py ARGS`` would, then report."""
+    import runpy
+
+    from symdebug.capture import capture
+
+    saved_argv = sys.argv
+    sys.argv = [args.script, *args.args]
+    status = 0
+    try:
+        with capture() as session:
+            runpy.run_path(args.script, run_name="__main__")
+    except SystemExit as exit_:
+        status = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        sys.argv = saved_argv
+    print(session)
+    print(f"wrote {session.to_html(args.output, redact=args.redact)}")
+    return status
+
+
 def _ranked(path: str, rank: int | None) -> str:
     stem, dot, suffix = path.rpartition(".")
     return f"{stem}.rank{rank}.{suffix}" if dot else f"{path}.rank{rank}"
@@ -81,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--redact", action="store_true", help="leave out source lines and paths")
     report.add_argument("--rank", type=int, default=None, help="only this rank")
     report.set_defaults(run=_report)
+    run = commands.add_parser("run", help="run a Python script under capture, write a report")
+    run.add_argument("script", help="the script to run")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    run.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
+    run.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+    run.set_defaults(run=_run)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")
     demo.add_argument("--report", default=None, help="also write the HTML report here")

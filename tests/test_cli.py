@@ -76,3 +76,33 @@ def test_multi_rank_directory(shared_traces: Path, capsys: pytest.CaptureFixture
     assert main(["summary", str(shared_traces / "multi_rank_logs")]) == 0
     out = capsys.readouterr().out
     assert out.count("=== rank") == 4
+
+
+def test_report_writes_html(trace_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.html"
+    assert main(["report", str(trace_dir), "-o", str(out)]) == 0
+    html = out.read_text()
+    assert '<script type="application/json" id="symdebug-data">' in html
+    assert "http://" not in html.split("<script>", 1)[0] and "https://" not in html
+    assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_run_captures_a_script(tmp_path: Path) -> None:
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import sys, torch\n"
+        "def f(x):\n"
+        "    if x.shape[0] > 4:\n"
+        "        return x * 2\n"
+        "    return x + 1\n"
+        "cf = torch.compile(f, backend='eager', dynamic=True)\n"
+        "for n in map(int, sys.argv[1:]):\n"
+        "    cf(torch.randn(n))\n"
+    )
+    out = tmp_path / "run.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "symdebug", "run", "-o", str(out), str(script), "8", "3"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )
+    assert "recompiled because (user_branch)" in result.stdout
+    assert out.exists() and "symdebug-data" in out.read_text()
