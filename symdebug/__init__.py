@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from symdebug.capture import capture, start, stop
 from symdebug.loading import MultiRankSession, load, load_trace
 from symdebug.queries.why import Explanation
@@ -24,3 +26,17 @@ __all__ = [
     "start",
     "stop",
 ]
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext symdebug``: register the magics and capture the following cells."""
+    from symdebug.notebook import load_extension
+
+    load_extension(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext symdebug``: stop capturing."""
+    from symdebug.notebook import unload_extension
+
+    unload_extension(ipython)

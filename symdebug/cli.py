@@ -82,6 +82,15 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_report_options(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
+    """Where to write a report and whether to redact it (shared with ``%symdebug report``)."""
+    if positional:
+        parser.add_argument("output", help="the HTML file")
+    else:
+        parser.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
+    parser.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (shared with the notebook magics)."""
     parser = argparse.ArgumentParser(prog="symdebug", description=__doc__)
@@ -98,15 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
     why.set_defaults(run=_why)
     report = commands.add_parser("report", help="write a self-contained HTML report of a log")
     report.add_argument("trace", help="a TORCH_TRACE log file or directory")
-    report.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
-    report.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+    add_report_options(report)
     report.add_argument("--rank", type=int, default=None, help="only this rank")
     report.set_defaults(run=_report)
     run = commands.add_parser("run", help="run a Python script under capture, write a report")
     run.add_argument("script", help="the script to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
-    run.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
-    run.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+    add_report_options(run)
     run.set_defaults(run=_run)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")

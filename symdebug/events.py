@@ -72,6 +72,7 @@ class EventStream:
     strings: dict[int, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     source: str = "live"
+    file_aliases: dict[str, str] = field(default_factory=dict)
 
     def problem_counts(self) -> dict[str, int]:
         """Number of problems of each kind."""

@@ -53,6 +53,8 @@ class Session:
         from symdebug._torch.trace_logger import interned_strings
 
         handler.stream.strings.update(interned_strings())
+        if handler.alias_provider is not None:
+            handler.stream.file_aliases.update(handler.alias_provider())
         self._seen = len(handler.stream.events)
         self._facts = build(handler.stream, capture_errors=handler.errors)
 
@@ -286,6 +288,16 @@ class Session:
         from symdebug.renderers.html import write_html
 
         return write_html(self.facts, path, redact=redact)
+
+    def _repr_mimebundle_(
+        self,
+        include: Any = None,  # noqa: ARG002 - IPython's signature; we always offer all three
+        exclude: Any = None,  # noqa: ARG002
+    ) -> dict[str, Any]:
+        """Rich display: session JSON, the report in an iframe, and the text summary."""
+        from symdebug.renderers.notebook import mime_bundle
+
+        return mime_bundle(self.facts)
 
     def __str__(self) -> str:
         from symdebug.renderers.console import render_summary

@@ -78,7 +78,9 @@ def test_multi_rank_directory(shared_traces: Path, capsys: pytest.CaptureFixture
     assert out.count("=== rank") == 4
 
 
-def test_report_writes_html(trace_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_writes_html(
+    trace_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "report.html"
     assert main(["report", str(trace_dir), "-o", str(out)]) == 0
     html = out.read_text()
@@ -102,7 +104,10 @@ def test_run_captures_a_script(tmp_path: Path) -> None:
     out = tmp_path / "run.html"
     result = subprocess.run(
         [sys.executable, "-m", "symdebug", "run", "-o", str(out), str(script), "8", "3"],
-        capture_output=True, text=True, check=True, timeout=300,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     )
     assert "recompiled because (user_branch)" in result.stdout
     assert out.exists() and "symdebug-data" in out.read_text()

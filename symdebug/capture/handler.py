@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import traceback
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from symdebug._torch import compiler_context, dynamo_graph
@@ -51,6 +52,8 @@ class CaptureHandler(logging.Handler):
         self.errors = 0
         self.first_error: str | None = None
         self.code_objects: dict[str, Any] = {}
+        #: Returns file aliases (notebook cells) to apply when the session is built.
+        self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
 
     def emit(self, record: logging.LogRecord) -> None:

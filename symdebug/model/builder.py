@@ -13,6 +13,7 @@ from symdebug.model.specializations_builder import build_specializations
 from symdebug.model.symbols_builder import build_symbols
 from symdebug.model.types import Facts
 from symdebug.processors import enrich
+from symdebug.processors.cells import alias_files
 
 MAX_PROBLEM_EXAMPLES = 20
 
@@ -42,4 +43,5 @@ def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
         facts.graph_code.extend(graph_code)
     facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
     enrich(facts)
+    alias_files(facts, stream.file_aliases)
     return facts

@@ -1,0 +1,125 @@
+"""``%symdebug`` and ``%%symdebug``: explore the captured session, report, capture one cell.
+
+Options are parsed by the same argparse helpers as the command line.  A cell is run as it
+is (``shell.run_cell``, no text rewriting) and nothing is put in the user's namespace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.display import display as _display
+
+from symdebug.capture import Capture
+from symdebug.cli import add_report_options
+from symdebug.session import Session
+
+
+def display(value: Any) -> None:
+    """IPython's display (untyped upstream)."""
+    _display(value)  # type: ignore[no-untyped-call]
+
+
+def magic_parser() -> argparse.ArgumentParser:
+    """Parser for ``%symdebug [report PATH | on | off | reset]``."""
+    parser = argparse.ArgumentParser(
+        prog="%symdebug", description="symdebug in a notebook", add_help=True
+    )
+    commands = parser.add_subparsers(dest="command")
+    add_report_options(commands.add_parser("report", help="write the HTML report"), positional=True)
+    for name, text in (
+        ("on", "start capturing"),
+        ("off", "stop capturing"),
+        ("reset", "forget what was captured"),
+    ):
+        commands.add_parser(name, help=text)
+    return parser
+
+
+def _parse(line: str) -> argparse.Namespace | None:
+    parser = magic_parser()
+    try:
+        return parser.parse_args(shlex.split(line))
+    except SystemExit as exit_:
+        if exit_.code == 0:  # -h printed the help
+            return None
+        raise UsageError(f"%symdebug: bad options {line!r}; see %symdebug -h") from None
+
+
+@magics_class
+class SymdebugMagics(Magics):
+    """The magics, and the capture that ``%load_ext symdebug`` starts."""
+
+    __doc__ = (__doc__ or "") + "\n" + magic_parser().format_help()
+
+    def __init__(self, shell: Any) -> None:
+        super().__init__(shell)
+        self.capture: Capture | None = None
+        self.session: Session | None = None
+
+    def _aliases(self) -> dict[str, str]:
+        names = getattr(self.shell.compile, "_filename_map", {}) if self.shell else {}
+        return {filename: f"Cell [{number}]" for filename, number in names.items()}
+
+    def start(self) -> None:
+        """Capture from now on (a no-op when already capturing)."""
+        if self.capture is None:
+            self.capture = Capture()
+            self.capture.handler.alias_provider = self._aliases
+            self.session = self.capture.start()
+
+    def stop(self) -> None:
+        """Stop capturing; the session keeps what it saw."""
+        if self.capture is not None:
+            self.capture.stop()
+            self.capture = None
+
+    @no_var_expand
+    @line_cell_magic
+    def symdebug(self, line: str, cell: str | None = None) -> None:
+        """Explore (``%symdebug``), report, on/off/reset, or capture one cell (``%%symdebug``)."""
+        args = _parse(line)
+        if args is None:
+            return
+        if cell is not None:
+            self._capture_cell(cell)
+        elif args.command in ("on", "off", "reset"):
+            self._switch(args.command)
+        elif args.command == "report":
+            self._report(args)
+        elif self.session is None:
+            raise UsageError("%symdebug: nothing captured yet; run %load_ext symdebug first")
+        else:
+            display(self.session)
+
+    def _capture_cell(self, cell: str) -> None:
+        if self.shell is None:
+            raise UsageError("%%symdebug needs an IPython shell")
+        own = Capture()
+        own.handler.alias_provider = self._aliases
+        session = own.start()
+        try:
+            self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
+        finally:
+            own.stop()
+        display(session)
+
+    def _switch(self, command: str) -> None:
+        if command == "off":
+            self.stop()
+        elif command == "on":
+            self.start()
+        else:
+            self.stop()
+            self.start()
+        state = "capturing" if self.capture is not None else "not capturing"
+        print(f"symdebug: {state}")
+
+    def _report(self, args: argparse.Namespace) -> None:
+        if self.session is None:
+            raise UsageError("%symdebug report: nothing captured yet")
+        print(f"symdebug: wrote {self.session.to_html(args.output, redact=args.redact)}")

@@ -1,0 +1,83 @@
+"""The magics in a real IPython shell that captures display output."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+from symdebug.renderers.notebook import MIME_TYPE
+
+CELL = """
+import torch
+def f(x):
+    if x.shape[0] > 4:
+        return x * 2
+    return x + 1
+cf = torch.compile(f, backend="eager", dynamic=True)
+cf(torch.randn(8)); cf(torch.randn(3))
+"""
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    ip = InteractiveShell.instance()
+    yield ip
+    ip.run_line_magic("unload_ext", "symdebug")
+    ip.reset(new_session=False)
+
+
+def test_load_ext_captures_following_cells(shell: InteractiveShell) -> None:
+    with capture_output() as loaded:
+        shell.run_line_magic("load_ext", "symdebug")
+    assert loaded.stdout.count("\n") == 1 and "capturing" in loaded.stdout
+    before = set(shell.user_ns)
+    shell.run_cell(CELL)
+    with capture_output() as shown:
+        shell.run_line_magic("symdebug", "")
+    (output,) = shown.outputs
+    assert set(output.data) >= {MIME_TYPE, "text/html", "text/plain"}
+    document = output.data[MIME_TYPE]
+    assert len(document["recompiles"]) == 1
+    guard = document["guards"][0]
+    assert guard["user_stack"][-1]["filename"].startswith("Cell [")  # the cell, not a temp file
+    assert "<iframe srcdoc=" in output.data["text/html"]
+    new = set(shell.user_ns) - before
+    # Dynamo adds `__compiled_fn_*` globals and IPython `_0`; symdebug adds nothing.
+    assert {name for name in new if not name.startswith("_")} == {"torch", "f", "cf"}
+    assert not [name for name in new if "symdebug" in name.lower()]
+
+
+def test_cell_magic_captures_one_cell(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    with capture_output() as shown:
+        shell.run_cell_magic("symdebug", "", CELL)
+    data = shown.outputs[-1].data[MIME_TYPE]
+    assert len(data["compiles"]) == 2 and data["recompiles"][0]["cause"] == "user_branch"
+
+
+def test_report_on_off_reset_help_and_bad_flags(shell: InteractiveShell, tmp_path: Path) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    out = tmp_path / "nb.html"
+    with capture_output() as written:
+        shell.run_line_magic("symdebug", f"report {out}")
+    assert out.exists() and "wrote" in written.stdout
+    with capture_output() as switched:
+        shell.run_line_magic("symdebug", "off")
+        shell.run_line_magic("symdebug", "on")
+        shell.run_line_magic("symdebug", "reset")
+    assert switched.stdout.splitlines() == [
+        "symdebug: not capturing",
+        "symdebug: capturing",
+        "symdebug: capturing",
+    ]
+    with capture_output() as helped:
+        shell.run_line_magic("symdebug", "-h")
+    assert "report" in helped.stdout and "reset" in helped.stdout
+    with pytest.raises(UsageError, match="bad options"):
+        shell.run_line_magic("symdebug", "--nope")
