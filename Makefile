@@ -30,12 +30,13 @@ browser:
 # The viewer bundle is committed (pip install needs no Node); check it equals a fresh build.
 viewer:
 	# `npm ci` rejects this lock: vite lists a Windows-only optional package npm never records.
-	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn
+	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn \
+		&& npx vite build --mode widget --logLevel warn
 
 viewer-check: viewer
 	cd extension && npx tsc --noEmit && npx vitest run
-	git diff --exit-code -- symdebug/_static/viewer.js || \
-		(echo "symdebug/_static/viewer.js is stale: commit the fresh build" && exit 1)
+	git diff --exit-code -- symdebug/_static/ || \
+		(echo "symdebug/_static/ is stale: commit the fresh build" && exit 1)
 
 lint: setup
 	$(VENV)/bin/ruff check symdebug tests benchmarks
@@ -44,6 +45,7 @@ lint: setup
 bench: setup
 	$(PY) benchmarks/bench_capture.py
 	$(PY) benchmarks/bench_predict.py
+	$(PY) benchmarks/bench_report.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

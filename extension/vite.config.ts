@@ -1,11 +1,14 @@
-// One self-contained bundle (IIFE, global `symdebugViewer`), written into the Python package.
+// Two self-contained bundles written into the Python package: the report viewer (IIFE,
+// global `symdebugViewer`) and, with `--mode widget`, the notebook explorer (an ES module).
 import { defineConfig } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   build: {
     outDir: "../symdebug/_static",
     emptyOutDir: false,
     minify: true,
-    lib: { entry: "src/index.ts", name: "symdebugViewer", formats: ["iife"], fileName: () => "viewer.js" },
+    lib: mode === "widget"
+      ? { entry: "src/widget.ts", formats: ["es"], fileName: () => "widget.mjs" }
+      : { entry: "src/index.ts", name: "symdebugViewer", formats: ["iife"], fileName: () => "viewer.js" },
   },
-});
+}));

@@ -289,6 +289,12 @@ class Session:
 
         return write_html(self.facts, path, redact=redact)
 
+    def explorer(self, compiled: Any = None) -> Any:
+        """The notebook explorer widget; pass the compiled function to enable Run."""
+        from symdebug.notebook.widget import Explorer
+
+        return Explorer(self, compiled)
+
     def _repr_mimebundle_(
         self,
         include: Any = None,  # noqa: ARG002 - IPython's signature; we always offer all three

@@ -4,6 +4,7 @@ filters, guard detail, why, deep links; hostile strings stay text; no network ac
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,7 +81,7 @@ def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None
     assert page.locator("tr.row").first.inner_text().count("user_branch") == 1
     page.locator("tr.row").first.click()
     detail = page.inner_text(".detail")
-    assert "# BRANCH" in detail and "control flow" in detail
+    assert "# BRANCH" in detail and "control flow" in detail, detail
     page.screenshot(path=str(SHOTS / "guard-detail.png"))
     guard_id = page.get_attribute(".detail [data-detail]", "data-detail")
     page.click("[data-tab=why]")
@@ -132,3 +133,47 @@ def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # typ
     assert page.errors == []
     redacted = s.to_html(tmp_path / "redacted.html", redact=True).read_text()
     assert "onerror" not in redacted and str(tmp_path) not in redacted
+
+
+WIDGET_PAGE = """<!doctype html><html><body><div id="w"></div>
+<script type="application/json" id="data">@@DATA@@</script>
+<script type="module">
+@@MODULE@@
+const listeners = {};
+const state = { session_json: JSON.parse(document.getElementById("data").textContent), results: [], error: "" };
+const model = {
+  get: (k) => state[k], set: (k, v) => { state[k] = v; }, save_changes: () => { window.sent = state.request; },
+  on: (event, cb) => { (listeners[event] = listeners[event] || []).push(cb); },
+};
+__widget.render({ model, el: document.getElementById("w") });
+window.ready = true;
+</script></body></html>"""
+
+
+def test_widget_view_renders_hostile_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from importlib import resources
+
+    from symdebug.renderers.html import safe_json
+
+    module = hostile_module(tmp_path)
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        compiled = torch.compile(module.f, backend="eager", dynamic=True)  # type: ignore[attr-defined]
+        compiled(torch.randn(8))
+    code = resources.files("symdebug").joinpath("_static/widget.mjs").read_text()
+    # Inline the module (file:// pages cannot import one): its default export becomes a name.
+    code = re.sub(r"export\s*\{\s*(\w+) as default\s*\};?", r"const __widget = \1;", code)
+    page_text = WIDGET_PAGE.replace("@@DATA@@", safe_json(s.to_json())).replace("@@MODULE@@", code)
+    (tmp_path / "widget.html").write_text(page_text)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "widget.html").as_uri())
+    page.wait_for_function("window.ready === true")
+    page.click("[data-tab=guards]")
+    page.locator("tr.row").first.click()
+    assert HOSTILE in page.inner_text(".detail")
+    assert page.evaluate("window.pwned") is None and errors == []
+    page.fill("input[aria-label=sizes]", "[[3]]")
+    page.click("[data-action=predict]")
+    assert page.evaluate("window.sent.action") == "predict"

@@ -37,7 +37,7 @@ def to_frame(raw: Mapping[str, Any], strings: Mapping[int, str]) -> Frame:
         filename = strings.get(filename, f"<interned {filename}>")
     lineno = int(raw.get("line") or 0)
     line = raw.get("loc")
-    if line is None:
+    if not line:  # torch leaves it empty when its own line lookup failed; try once more
         line = linecache.getline(str(filename), lineno).strip()
     return Frame(str(filename), lineno, str(raw.get("name", "")), str(line or ""))
 

@@ -1,0 +1,107 @@
+"""The report of a large session: 1,000 compiles, 20,000 guards.
+
+Measures the HTML file size, the time to write it, and the time to first render in
+headless Chromium (Debian's, driven by Playwright), and to open the virtualised guards
+table.  The session is synthetic (real shapes of fields, made-up values).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from symdebug.model.types import Compile, Facts, Frame, Guard, Recompile, Symbol
+from symdebug.renderers.html import write_html
+
+COMPILES, GUARDS = 1000, 20000
+CAUSES = ["user_branch", "op_requirement", "int_specialized", "inductor", "zero_one"]
+
+
+def synthetic() -> Facts:
+    facts = Facts(source="synthetic")
+    for i in range(COMPILES):
+        cid = f"{i // 10}/{i % 10}"
+        facts.compiles.append(
+            Compile(
+                cid, i // 10, i % 10, name=f"frame_{i // 10}", filename="/src/model.py", lineno=10
+            )
+        )
+        facts.symbols.append(
+            Symbol("s77", ["L['x'].size()[0]"], cid, hint=8 + i, range=(2, "int_oo"))
+        )
+        if i % 10:
+            facts.recompiles.append(
+                Recompile(
+                    cid,
+                    f"{i // 10}/{i % 10 - 1}",
+                    [f"{i // 10}/{i % 10 - 1}: 5 <= x.size()[0]"],
+                    cause="user_branch",
+                )
+            )
+    for j in range(GUARDS):
+        cid = facts.compiles[j % COMPILES].compile_id
+        frame = Frame("/src/model.py", 20 + j % 50, "forward", f"if x.shape[0] > {j % 97}:")
+        fw = [
+            Frame(
+                "/torch/_dynamo/variables/tensor.py",
+                2606,
+                "evaluate_expr",
+                "return guard_scalar(self.sym_num)",
+            )
+        ] * 6
+        facts.guards.append(
+            Guard(
+                f"{cid}#{j}",
+                f"s77 > {j % 97}",
+                cid,
+                cause=CAUSES[j % len(CAUSES)],
+                user_stack=[frame],
+                framework_stack=fw,
+                phase="dynamo",
+                symbols=["s77"],
+                sources=["L['x'].size()[0]"],
+                fix="torch._check(x.shape[0] > 4)",
+            )
+        )
+    return facts
+
+
+def main() -> None:
+    facts = synthetic()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "large.html"
+        start = time.perf_counter()
+        write_html(facts, path)
+        write_s = time.perf_counter() - start
+        size_mb = path.stat().st_size / 1e6
+        print(f"large report ({COMPILES} compiles, {GUARDS} guards)")
+        print(f"  file {size_mb:.1f} MB (target <= 10 MB), written in {write_s:.2f} s")
+        chromium = shutil.which("chromium")
+        if chromium is None:
+            print("  chromium not on PATH: render time not measured (make test installs it)")
+            return
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+            )
+            page = browser.new_page()
+            start = time.perf_counter()
+            page.goto(path.as_uri())
+            page.wait_for_selector(".sd header")
+            first = time.perf_counter() - start
+            start = time.perf_counter()
+            page.click("[data-tab=guards]")
+            page.wait_for_selector("tr.row")
+            table = time.perf_counter() - start
+            rows = page.locator("tr.row").count()
+            browser.close()
+        print(f"  first render {first:.2f} s (target < 2 s)")
+        print(f"  guards table opened in {table:.2f} s: {rows} of {GUARDS} rows in the DOM")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// The notebook explorer (anywidget): the same viewer, plus Predict and Run controls that
+// ask the kernel (session.predict / session.rerun) and show the answers.
+import { h } from "./dom";
+import { render as renderViewer } from "./index";
+import type { Session } from "./types";
+
+interface Model {
+  get(name: string): any;
+  set(name: string, value: unknown): void;
+  save_changes(): void;
+  on(event: string, callback: () => void): void;
+}
+
+interface Result { id: number; action: string; text: string }
+
+export default {
+  render({ model, el }: { model: Model; el: HTMLElement }): void {
+    const viewer = h("div");
+    const results = h("pre", { class: "results", "data-results": "" });
+    const error = h("div", { class: "error", "data-error": "" });
+    const frame = document.createElement("select");
+    frame.setAttribute("aria-label", "frame");
+    const args = document.createElement("input");
+    args.setAttribute("aria-label", "sizes");
+    args.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)";
+    args.size = 48;
+    let counter = 0;
+    const ask = (action: string) => {
+      counter += 1;
+      model.set("request", { action, frame: frame.value, args: args.value, id: counter });
+      model.save_changes();
+    };
+    const controls = h("div", { class: "controls" }, frame, args,
+      h("button", { "data-action": "predict", onclick: () => ask("predict") }, "Predict"),
+      h("button", { "data-action": "run", onclick: () => ask("run") }, "Run"));
+    const draw = () => {
+      const data = JSON.parse(model.get("session_json") || "{}") as Session;
+      const names = [...new Set((data.compiles ?? []).map((c) => c.name))];
+      frame.replaceChildren(...names.map((n) => { const o = document.createElement("option"); o.value = o.textContent = n; return o; }));
+      renderViewer(viewer, data);
+    };
+    const showResults = () => {
+      const items = (model.get("results") ?? []) as Result[];
+      results.textContent = items.map((r) => `[${r.id}] ${r.action}: ${r.text}`).join("\n");
+    };
+    model.on("change:session_json", draw);
+    model.on("change:results", showResults);
+    model.on("change:error", () => { error.textContent = model.get("error") ?? ""; });
+    el.replaceChildren(controls, error, results, viewer);
+    draw();
+    showResults();
+  },
+};

@@ -1,0 +1,85 @@
+"""The notebook explorer: the report viewer as a widget, with Predict and Run.
+
+The view is the same bundle as the HTML report (built as an ES module for anywidget); the
+Python side answers the view's requests with :meth:`Session.predict` and
+:meth:`Session.rerun`.  A failure is shown in the widget, never raised into the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import anywidget
+import traitlets
+
+from symdebug.model.serialize import facts_to_json
+from symdebug.session import Session
+
+
+def _shapes(value: Any) -> Any:
+    """JSON from the view -> call arguments: a list of ints is a shape (a tuple)."""
+    if isinstance(value, list):
+        if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return tuple(value)
+        return [_shapes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shapes(v) for k, v in value.items()}
+    return value
+
+
+def parse_arguments(text: str) -> tuple[list[Any], dict[str, Any]]:
+    """``[[17, 64], 3]`` or ``{"x": [17, 64]}`` -> positional and keyword arguments."""
+    value = json.loads(text or "[]")
+    if isinstance(value, dict):
+        return [], {k: _shapes(v) for k, v in value.items()}
+    if not isinstance(value, list):
+        value = [value]
+    return [_shapes(v) for v in value], {}
+
+
+class Explorer(anywidget.AnyWidget):
+    """The session explorer widget; ``compiled`` enables Run (``session.rerun``)."""
+
+    _esm = resources.files("symdebug").joinpath("_static/widget.mjs").read_text(encoding="utf-8")
+    session_json = traitlets.Unicode("{}").tag(sync=True)
+    request = traitlets.Dict().tag(sync=True)
+    results: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, session: Session, compiled: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.compiled = compiled
+        self.refresh()
+
+    def refresh(self, *_: Any) -> None:
+        """Send the session again if it changed (later cells compiled more)."""
+        text = facts_to_json(self.session.facts)
+        if text != self.session_json:
+            self.session_json = text
+
+    @traitlets.observe("request")
+    def _on_request(self, change: dict[str, Any]) -> None:
+        request = change["new"] or {}
+        try:
+            text = self._answer(request)
+        except Exception as error:  # noqa: BLE001 - shown in the widget, the kernel lives on
+            self.error = f"{request.get('action', '?')} failed: {type(error).__name__}: {error}"
+            return
+        self.error = ""
+        entry = {"id": request.get("id", 0), "action": request.get("action", ""), "text": text}
+        self.results = [*self.results, entry]
+        self.refresh()
+
+    def _answer(self, request: dict[str, Any]) -> str:
+        args, kwargs = parse_arguments(str(request.get("args", "")))
+        frame = request.get("frame") or None
+        if request.get("action") == "predict":
+            return str(self.session.predict(*args, frame=frame, **kwargs))
+        if request.get("action") == "run":
+            if self.compiled is None:
+                raise ValueError("Run needs the compiled function: session.explorer(compiled)")
+            return str(self.session.rerun(self.compiled, *args, frame=frame, **kwargs))
+        raise ValueError(f"unknown action {request.get('action')!r}")
