@@ -18,7 +18,10 @@ def f(x, n: int):
 
 def test_arguments_from_the_view() -> None:
     assert parse_arguments("[[17, 64], 3]") == ([(17, 64), 3], {})
-    assert parse_arguments('{"x": [8, 2], "xs": [[1, 2], [3, 4]]}') == ([], {"x": (8, 2), "xs": [(1, 2), (3, 4)]})
+    assert parse_arguments('{"x": [8, 2], "xs": [[1, 2], [3, 4]]}') == (
+        [],
+        {"x": (8, 2), "xs": [(1, 2), (3, 4)]},
+    )
 
 
 def test_predict_and_run_through_the_model() -> None:
@@ -30,10 +33,15 @@ def test_predict_and_run_through_the_model() -> None:
     assert json.loads(widget.session_json)["compiles"][0]["name"] == "f"
     widget.request = {"action": "predict", "frame": "f", "args": "[[3, 3], 2]", "id": 1}
     assert widget.error == ""
-    assert "recompiles" in widget.results[-1]["text"] and "user_branch" in widget.results[-1]["text"]
+    assert (
+        "recompiles" in widget.results[-1]["text"] and "user_branch" in widget.results[-1]["text"]
+    )
     widget.request = {"action": "run", "frame": "f", "args": "[[3, 3], 2]", "id": 2}
     assert widget.error == ""
-    assert "recompiled as 0/1" in widget.results[-1]["text"] and "prediction held" in widget.results[-1]["text"]
+    assert (
+        "recompiled as 0/1" in widget.results[-1]["text"]
+        and "prediction held" in widget.results[-1]["text"]
+    )
     assert len(json.loads(widget.session_json)["compiles"]) == 2  # the view sees the new compile
 
 

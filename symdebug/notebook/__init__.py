@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 
+def session() -> Any:
+    """The session that ``%load_ext symdebug`` is filling (None before it is loaded)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()  # type: ignore[no-untyped-call]
+    magics = shell.magics_manager.registry.get("SymdebugMagics") if shell else None
+    return magics.session if magics is not None else None
+
+
 def load_extension(ipython: Any) -> None:
     """Register the magics and start capturing for the following cells."""
     from symdebug.notebook.magics import SymdebugMagics
