@@ -32,13 +32,19 @@ def text(cell: nbformat.NotebookNode) -> str:
     return "".join(o.get("text", "") for o in outputs(cell))
 
 
+def displayed(cell: nbformat.NotebookNode) -> dict:
+    """The session document a cell displayed."""
+    return next(
+        o["data"][MIME_TYPE] for o in outputs(cell) if o.get("output_type") == "display_data"
+    )
+
+
 @pytest.mark.slow
 def test_quickstart() -> None:
     notebook = run("01-quickstart.ipynb")
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     assert "capturing" in text(cells[0])
-    shown = [o for o in outputs(cells[2]) if o.get("output_type") == "display_data"]
-    document = shown[0]["data"][MIME_TYPE]
+    document = displayed(cells[2])
     assert document["recompiles"] and document["recompiles"][0]["cause"] == "static_by_default"
     assert document["guards"] == [] or all(
         g["user_stack"] == [] or g["user_stack"][-1]["filename"].startswith("Cell [")
@@ -46,9 +52,7 @@ def test_quickstart() -> None:
     )
     why = text(cells[3])
     assert "L['x'].size()[0]" in why and "recompiles: 1 ['static_by_default']" in why
-    fixed = [o for o in outputs(cells[4]) if o.get("output_type") == "display_data"][0]["data"][
-        MIME_TYPE
-    ]
+    fixed = displayed(cells[4])
     assert fixed["recompiles"] == [] and len(fixed["compiles"]) == 1  # the fix: no recompile
     predictions = text(cells[5]).split("score_fixed:")
     assert "score: served by 0/1" in predictions[0]  # the dynamic entry serves batch 64

@@ -9,7 +9,7 @@ def session() -> Any:
     """The session that ``%load_ext symdebug`` is filling (None before it is loaded)."""
     from IPython import get_ipython
 
-    shell = get_ipython()  # type: ignore[no-untyped-call]
+    shell = get_ipython()
     magics = shell.magics_manager.registry.get("SymdebugMagics") if shell else None
     return magics.session if magics is not None else None
 
