@@ -140,9 +140,12 @@ WIDGET_PAGE = """<!doctype html><html><body><div id="w"></div>
 <script type="module">
 @@MODULE@@
 const listeners = {};
-const state = { session_json: JSON.parse(document.getElementById("data").textContent), results: [], error: "" };
+const text = document.getElementById("data").textContent;
+const state = { session_json: JSON.parse(text), results: [], error: "" };
 const model = {
-  get: (k) => state[k], set: (k, v) => { state[k] = v; }, save_changes: () => { window.sent = state.request; },
+  get: (k) => state[k],
+  set: (k, v) => { state[k] = v; },
+  save_changes: () => { window.sent = state.request; },
   on: (event, cb) => { (listeners[event] = listeners[event] || []).push(cb); },
 };
 __widget.render({ model, el: document.getElementById("w") });
