@@ -1,6 +1,6 @@
 // The viewer's one entry point: render(el, data). Used by the HTML report and the widget.
 import { clear, h } from "./dom";
-import { formatHash, parseHash } from "./model";
+import { formatHash, parseHash, unpack } from "./model";
 import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
 import type { State } from "./panes";
 import { STYLES } from "./styles";
@@ -17,7 +17,8 @@ function initialState(hash: string): State {
   return (PANES as readonly string[]).includes(link.pane) ? { ...state, pane: link.pane } : state;
 }
 
-export function render(el: HTMLElement, data: Session): void {
+export function render(el: HTMLElement, input: Session | Parameters<typeof unpack>[0]): void {
+  const data = unpack(input);
   const root = h("div", { class: "sd" });
   const style = document.createElement("style");
   style.textContent = STYLES;

@@ -1,6 +1,24 @@
 // Pure data-to-view logic: filtering, sorting, grouping, why chains, deep links.
 // No DOM here, so it is unit-tested with vitest.
-import type { Guard, Recompile, Session, Specialization, SymbolFact } from "./types";
+import type { Frame, Guard, Recompile, Session, Specialization, SymbolFact } from "./types";
+
+// The HTML report stores each stack frame once (symdebug/renderers/html.py `pack`).
+interface Packed { packed: 1; frames: [string, number, string, string][]; fixes?: string[]; session: Session }
+
+export function unpack(data: Session | Packed): Session {
+  if (!("packed" in data)) return data;
+  const frames: Frame[] = data.frames.map(([filename, lineno, name, line]) => ({ filename, lineno, name, line }));
+  const expand = (refs: unknown[]) => refs.map((r) => (typeof r === "number" ? frames[r] : (r as Frame)));
+  for (const g of data.session.guards) {
+    g.user_stack = expand(g.user_stack);
+    g.framework_stack = expand(g.framework_stack);
+    const fix = g.fix as unknown;
+    g.fix = typeof fix === "number" ? (data.fixes ?? [])[fix] ?? null : g.fix ?? null;
+    g.fx_node = g.fx_node ?? null;
+    g.line_nodes = g.line_nodes ?? [];
+  }
+  return data.session;
+}
 
 export interface GuardFilter { cause?: string; status?: string; compile?: string; phase?: string; text?: string }
 

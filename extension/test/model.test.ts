@@ -65,3 +65,13 @@ describe("deep links", () => {
     expect(parseHash("")).toEqual({ pane: "overview" });
   });
 });
+
+describe("packed reports", () => {
+  it("restores every guard's stacks from the frame table", async () => {
+    const { unpack } = await import("../src/model");
+    const copy = JSON.parse(JSON.stringify(session)) as Session;
+    const packedGuards = copy.guards.map((g) => ({ ...g, user_stack: [0], framework_stack: [] }));
+    const restored = unpack({ packed: 1, frames: [["/w/f.py", 3, "f", "if x.shape[0] > 4:"]], session: { ...copy, guards: packedGuards as unknown as Guard[] } });
+    expect(restored.guards[0].user_stack[0]).toEqual(frame);
+  });
+});

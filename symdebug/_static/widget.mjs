@@ -21,11 +21,26 @@ function r(e, t, n, r) {
 	return i.value = t, i.addEventListener("change", () => r(i.value)), i;
 }
 // src/model.ts
-function i(e, t) {
-	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || a(e).includes(n)));
+function i(e) {
+	if (!("packed" in e)) return e;
+	let t = e.frames.map(([e, t, n, r]) => ({
+		filename: e,
+		lineno: t,
+		name: n,
+		line: r
+	})), n = (e) => e.map((e) => typeof e == "number" ? t[e] : e);
+	for (let t of e.session.guards) {
+		t.user_stack = n(t.user_stack), t.framework_stack = n(t.framework_stack);
+		let r = t.fix;
+		t.fix = typeof r == "number" ? (e.fixes ?? [])[r] ?? null : t.fix ?? null, t.fx_node = t.fx_node ?? null, t.line_nodes = t.line_nodes ?? [];
+	}
+	return e.session;
 }
-function a(e) {
+function a(e, t) {
+	let n = (t.text ?? "").toLowerCase();
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || o(e).includes(n)));
+}
+function o(e) {
 	let t = e.user_stack[e.user_stack.length - 1];
 	return [
 		e.expr,
@@ -34,17 +49,17 @@ function a(e) {
 		t ? `${t.filename}:${t.lineno} ${t.line}` : ""
 	].join(" ").toLowerCase();
 }
-function o(e, t, n = !1) {
+function s(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * s(e[t], n[t]));
-}
-function s(e, t) {
-	return e.localeCompare(t, void 0, { numeric: !0 });
+	return [...e].sort((e, n) => r * c(e[t], n[t]));
 }
 function c(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => s(e, t));
+	return e.localeCompare(t, void 0, { numeric: !0 });
 }
-function l(e) {
+function l(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => c(e, t));
+}
+function u(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = t.get(n.frame_id) ?? {
@@ -57,22 +72,22 @@ function l(e) {
 	}
 	return [...t.values()];
 }
-function u(e) {
-	return c(e.symbols.flatMap((e) => e.sources.map((e) => ({ source: e }))), (e) => e.source);
+function d(e) {
+	return l(e.symbols.flatMap((e) => e.sources.map((e) => ({ source: e }))), (e) => e.source);
 }
-function d(e, t) {
+function f(e, t) {
 	let n = new Map(e.compiles.map((e, t) => [e.compile_id, t])), r = e.symbols.filter((e) => e.sources.includes(t));
 	return r.sort((e, t) => (n.get(e.compile_id) ?? -1) - (n.get(t.compile_id) ?? -1)), r[r.length - 1];
 }
-function f(e, t) {
-	let n = d(e, t);
+function p(e, t) {
+	let n = f(e, t);
 	if (!n) return [];
 	let r = new Map(e.guards.map((e) => [e.id, e])), i = [{
 		kind: "state",
 		text: `${t} is ${n.state}${n.hint === null ? "" : ` = ${n.hint}`} in compile ${n.compile_id}${n.cause && n.state !== "dynamic" ? ` (${n.cause})` : ""}`
 	}], a = e.specializations.find((e) => e.compile_id === n.compile_id && e.source === t), o = a ? a.guards.map((e) => r.get(e)).filter((e) => !!e) : e.guards.filter((e) => e.compile_id === n.compile_id && e.symbols.includes(n.name) && e.status === "installed");
-	for (let e of o.slice(0, 8)) i.push(...p(e));
-	for (let n of m(e, t, r)) i.push({
+	for (let e of o.slice(0, 8)) i.push(...m(e));
+	for (let n of h(e, t, r)) i.push({
 		kind: "recompile",
 		text: `recompile ${n.compile_id}: entry ${n.failed_entry} failed: ${n.reasons[0] ?? ""}`,
 		guardId: n.guard ?? void 0
@@ -83,7 +98,7 @@ function f(e, t) {
 		text: s
 	}), i;
 }
-function p(e) {
+function m(e) {
 	let t = [{
 		kind: "guard",
 		text: `${e.expr} [${e.cause}, ${e.status}, ${e.phase}]`,
@@ -99,25 +114,25 @@ function p(e) {
 		text: `${n.filename}:${n.lineno}  ${n.line}`
 	}), t;
 }
-function m(e, t, n) {
+function h(e, t, n) {
 	return e.recompiles.filter((e) => e.specialization !== null && e.specialization.endsWith(`|${t}`) || e.guard !== null && (n.get(e.guard)?.sources ?? []).includes(t));
 }
-function h(e) {
+function g(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function g(e) {
+function _(e) {
 	return "#" + (e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`);
 }
-function _(e, t, n, r, i = 10) {
+function v(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function v(t, n) {
+function y(t, n) {
 	let r = e("div");
-	for (let i of l(t)) {
+	for (let i of u(t)) {
 		r.appendChild(e("h3", {}, `frame ${i.name}`, e("span", { class: "muted" }, `  ${i.filename}`)));
 		let a = e("div", { class: "timeline" });
 		i.compiles.forEach((r, i) => {
@@ -140,7 +155,7 @@ function v(t, n) {
 	}
 	return r;
 }
-function y(t, n) {
+function b(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -162,22 +177,22 @@ function y(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function b(t, n, a) {
-	let s = n.filter, l = (e, t) => r(t, s[e] ?? "", e, (t) => a({ filter: {
-		...s,
+function x(t, n, i) {
+	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
+		...o,
 		[e]: t || void 0
 	} })), u = document.createElement("input");
-	u.placeholder = "search expr, node, source, line", u.value = s.text ?? "", u.addEventListener("change", () => a({ filter: {
-		...s,
+	u.placeholder = "search expr, node, source, line", u.value = o.text ?? "", u.addEventListener("change", () => i({ filter: {
+		...o,
 		text: u.value || void 0
 	} }));
-	let d = o(i(t.guards, s), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, l("cause", c(t.guards, (e) => e.cause)), l("status", c(t.guards, (e) => e.status)), l("compile", c(t.guards, (e) => e.compile_id)), l("phase", c(t.guards, (e) => e.phase)), u, e("span", {
+	let d = s(a(t.guards, o), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, c("cause", l(t.guards, (e) => e.cause)), c("status", l(t.guards, (e) => e.status)), c("compile", l(t.guards, (e) => e.compile_id)), c("phase", l(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), x(d, n, a));
+	}, `${d.length} of ${t.guards.length} guards`)), S(d, n, i));
 }
-function x(t, n, r) {
+function S(t, n, r) {
 	let i = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -188,37 +203,37 @@ function x(t, n, r) {
 		sort: t,
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), a = e("tbody"), o = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, i), a)), s = () => {
-		let [e, i] = _(o.scrollTop, o.clientHeight || 480, 24, t.length);
-		a.replaceChildren(S(e * 24), ...t.slice(e, i).map((e) => C(e, n, r)), S((t.length - i) * 24));
+		let [e, i] = v(o.scrollTop, o.clientHeight || 480, 24, t.length);
+		a.replaceChildren(C(e * 24), ...t.slice(e, i).map((e) => w(e, n, r)), C((t.length - i) * 24));
 	};
 	return o.addEventListener("scroll", s), requestAnimationFrame(s), s(), o;
 }
-function S(t) {
+function C(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function C(t, n, r) {
+function w(t, n, r) {
 	let i = t.user_stack[t.user_stack.length - 1];
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: i?.line ?? "" }, i ? `${A(i.filename)}:${i.lineno}` : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: i?.line ?? "" }, i ? `${j(i.filename)}:${i.lineno}` : ""));
 }
-function w(t, n, r) {
+function T(t, n, r) {
 	let i = t.guards.find((e) => e.id === n);
 	if (!i) return e("div", { class: "muted" }, `no guard ${n}`);
 	let a = (t) => e("ol", {}, ...t.map((t) => e("li", {}, e("code", {}, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), o = e("button", { onclick: () => navigator.clipboard?.writeText(i.fix ?? "") }, "copy");
 	return e("div", { "data-detail": i.id }, e("h3", {}, e("code", {}, i.expr)), e("p", {}, e("span", { class: `cause ${i.cause}` }, i.cause), ` ${i.status}, ${i.phase}, compile ${i.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: i.id
-	}) }, "")), e("p", {}, i.fx_node ? `FX node: ${i.fx_node}${i.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${i.instruction ? `, ${i.instruction}` : ""})`, i.kernel ? `; kernel ${i.kernel}` : ""), e("h4", {}, "user stack"), a(i.user_stack), e("details", {}, e("summary", {}, `framework stack (${i.framework_stack.length})`), a(i.framework_stack)), i.fix ? e("div", {}, e("h4", {}, "fix ", o), e("pre", { class: "fix" }, i.fix)) : null, e("p", { class: "muted" }, `link: ${g({
+	}) }, "")), e("p", {}, i.fx_node ? `FX node: ${i.fx_node}${i.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${i.instruction ? `, ${i.instruction}` : ""})`, i.kernel ? `; kernel ${i.kernel}` : ""), e("h4", {}, "user stack"), a(i.user_stack), e("details", {}, e("summary", {}, `framework stack (${i.framework_stack.length})`), a(i.framework_stack)), i.fix ? e("div", {}, e("h4", {}, "fix ", o), e("pre", { class: "fix" }, i.fix)) : null, e("p", { class: "muted" }, `link: ${_({
 		pane: "guard",
 		id: i.id
 	})}`));
 }
-function T(t, n, i) {
-	let a = u(t), o = n.source ?? a[0] ?? "", s = e("ol", { class: "steps" }, ...(o ? f(t, o) : []).map((t) => e("li", { "data-kind": t.kind }, t.guardId ? e("span", {
+function E(t, n, i) {
+	let a = d(t), o = n.source ?? a[0] ?? "", s = e("ol", { class: "steps" }, ...(o ? p(t, o) : []).map((t) => e("li", { "data-kind": t.kind }, t.guardId ? e("span", {
 		class: "guard",
 		onclick: () => i({
 			pane: "guards",
@@ -227,31 +242,31 @@ function T(t, n, i) {
 	}, t.text) : t.kind === "fix" ? e("pre", {}, t.text) : t.text)));
 	return e("div", {}, r(a, o, "source", (e) => i({ source: e })), s);
 }
-function E(t) {
+function D(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(D(e));
+	for (let e of t.kernels) n.appendChild(O(e));
 	return n;
 }
-function D(t) {
-	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), O(t.source));
-}
 function O(t) {
+	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), k(t.source));
+}
+function k(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function k(t) {
+function A(t) {
 	let n = t.sweeps ?? [];
 	return n.length ? e("div", {}, ...n.map((t) => e("pre", {}, t.x.map((e, n) => `${String(e).padStart(6)}  predicted ${t.predicted[n] ?? "recompile"}  actual ${t.actual[n] ?? "-"}${t.recompiled[n] ? "  (recompiled)" : ""}`).join("\n")))) : e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 }
-function A(e) {
+function j(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var j = [
+var M = [
 	"overview",
 	"symbols",
 	"guards",
@@ -259,8 +274,8 @@ var j = [
 	"kernels",
 	"sizes"
 ];
-function M(e) {
-	let t = h(e), n = {
+function N(e) {
+	let t = g(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -278,54 +293,54 @@ function M(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : j.includes(t.pane) ? {
+	} : M.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function N(t, r) {
-	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	a.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n", n(t).append(a, i);
-	let o = M(typeof location > "u" ? "" : location.hash), s = (e) => {
-		o = {
-			...o,
+function P(t, r) {
+	let a = i(r), o = e("div", { class: "sd" }), s = document.createElement("style");
+	s.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n", n(t).append(s, o);
+	let c = N(typeof location > "u" ? "" : location.hash), l = (e) => {
+		c = {
+			...c,
 			...e
-		}, typeof history < "u" && o.guard && history.replaceState(null, "", g({
+		}, typeof history < "u" && c.guard && history.replaceState(null, "", _({
 			pane: "guard",
-			id: o.guard
-		})), c();
-	}, c = () => {
+			id: c.guard
+		})), u();
+	}, u = () => {
 		let t = e("div", {
 			class: "pane",
-			"data-pane": o.pane
-		}, P(r, o, s)), n = o.guard ? e("div", { class: "detail" }, w(r, o.guard, s)) : null;
-		i.replaceChildren(F(r), I(o, s), e("div", { class: "main" }, t, n ?? ""));
+			"data-pane": c.pane
+		}, F(a, c, l)), n = c.guard ? e("div", { class: "detail" }, T(a, c.guard, l)) : null;
+		o.replaceChildren(I(a), L(c, l), e("div", { class: "main" }, t, n ?? ""));
 	};
-	c();
+	u();
 }
-function P(e, t, n) {
+function F(e, t, n) {
 	switch (t.pane) {
-		case "symbols": return y(e, n);
-		case "guards": return b(e, t, n);
-		case "why": return T(e, t, n);
-		case "kernels": return E(e);
-		case "sizes": return k(e);
-		default: return v(e, n);
+		case "symbols": return b(e, n);
+		case "guards": return x(e, t, n);
+		case "why": return E(e, t, n);
+		case "kernels": return D(e);
+		case "sizes": return A(e);
+		default: return y(e, n);
 	}
 }
-function F(t) {
+function I(t) {
 	let n = Object.entries(t.problems ?? {}).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function I(t, n) {
-	return e("nav", {}, ...j.map((r) => e("button", {
+function L(t, n) {
+	return e("nav", {}, ...M.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var L = { render({ model: t, el: n }) {
+var R = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -354,7 +369,7 @@ var L = { render({ model: t, el: n }) {
 		o.replaceChildren(...n.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), N(r, e);
+		})), P(r, e);
 	}, f = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -363,4 +378,4 @@ var L = { render({ model: t, el: n }) {
 		a.textContent = t.get("error") ?? "";
 	}), n.replaceChildren(u, a, i, r), d(), f();
 } };
-export { L as default };
+export { R as default };

@@ -80,11 +80,38 @@ def _redacted(document: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
+def pack(document: dict[str, Any]) -> dict[str, Any]:
+    """Store each distinct stack frame once; guards refer to frames by index.
+
+    Thousands of guards share the same framework frames, so this divides the size of a
+    large report several times.  The viewer's ``unpack`` restores the session document.
+    """
+    frames: list[list[Any]] = []
+    index: dict[tuple[Any, ...], int] = {}
+
+    def ref(frame: dict[str, Any]) -> int:
+        key = (frame["filename"], frame["lineno"], frame["name"], frame["line"])
+        if key not in index:
+            index[key] = len(frames)
+            frames.append(list(key))
+        return index[key]
+
+    fixes: dict[str, int] = {}
+    for guard in document["guards"]:
+        guard["user_stack"] = [ref(f) for f in guard["user_stack"]]
+        guard["framework_stack"] = [ref(f) for f in guard["framework_stack"]]
+        guard["fix"] = fixes.setdefault(guard["fix"], len(fixes)) if guard["fix"] else None
+        for key in [k for k, v in guard.items() if v is None or v is False]:
+            del guard[key]  # absent reads as null/false in the viewer
+    return {"packed": 1, "frames": frames, "fixes": list(fixes), "session": document}
+
+
 def render_html(facts: Facts, *, redact: bool = False) -> str:
     """The report page for a session."""
     document = facts_to_dict(facts)
     if redact:
         document = _redacted(document)
+    document = pack(document)
     # `</script` cannot appear in the bundle either: it is our own, but check, not trust.
     bundle = _asset(BUNDLE)
     if "</script" in bundle.lower():
