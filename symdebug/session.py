@@ -36,6 +36,7 @@ class Session:
         self._seen = -1
         self._handler: CaptureHandler | None = None
         self._graph: nx.MultiDiGraph | None = None
+        self._sweeps: list[dict[str, Any]] = self._facts.sweeps
         self._graph_of: Facts | None = None
 
     @classmethod
@@ -57,6 +58,7 @@ class Session:
             handler.stream.file_aliases.update(handler.alias_provider())
         self._seen = len(handler.stream.events)
         self._facts = build(handler.stream, capture_errors=handler.errors)
+        self._facts.sweeps = self._sweeps
 
     @property
     def facts(self) -> Facts:
@@ -230,7 +232,10 @@ class Session:
         from symdebug.queries.sweep import expand, sweep
 
         points = expand(args, kwargs, grid)
-        return sweep(self, compiled, points, frame=frame, run=run, progress=progress)
+        result = sweep(self, compiled, points, frame=frame, run=run, progress=progress)
+        self._sweeps.append({"axis": result.axis, **result.plot_data()})  # for the viewers
+        self.facts.sweeps = self._sweeps
+        return result
 
     def why(self, source: str, dim: int | None = None) -> Explanation:
         """Explain the state of one input dimension or int.

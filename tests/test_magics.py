@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,3 +82,18 @@ def test_report_on_off_reset_help_and_bad_flags(shell: InteractiveShell, tmp_pat
     assert "report" in helped.stdout and "reset" in helped.stdout
     with pytest.raises(UsageError, match="bad options"):
         shell.run_line_magic("symdebug", "--nope")
+
+
+def test_explorer_follows_later_cells(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    with capture_output() as shown:
+        shell.run_line_magic("symdebug", "")
+    data = shown.outputs[0].data
+    assert "application/vnd.jupyter.widget-view+json" in data and MIME_TYPE in data
+    explorer = shell.magics_manager.registry["SymdebugMagics"]._explorers[0]
+    before = json.loads(explorer.session_json)["compiles"]
+    shell.run_cell("cf(torch.randn(2))")  # 0/1 serves it: no compile
+    shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
+    after = json.loads(explorer.session_json)["compiles"]
+    assert len(after) == len(before) + 1

@@ -65,6 +65,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         compiled = torch.compile(model, backend="inductor", dynamic=True)
         compiled(torch.randn(8), torch.randn(10))
         compiled(torch.randn(4), torch.randn(10))
+    sizes = [(n,) for n in range(2, 14, 2)]
+    s.sweep(compiled, sizes, [(10,)] * len(sizes), progress=False)
     return s.to_html(tmp_path_factory.mktemp("report") / "report.html")
 
 
@@ -72,7 +74,7 @@ def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = open_report(browser, report)
     assert "recompiles" in page.inner_text("header")
-    assert page.locator(".compile").count() == 2
+    assert page.locator(".compile").count() == 3  # 0/0, 0/1 and the sweep's recompile
     page.screenshot(path=str(SHOTS / "overview.png"))
     page.click("[data-tab=guards]")
     total = page.locator("tr.row").count()
@@ -93,6 +95,14 @@ def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None
     assert linked.get_attribute(".detail [data-detail]", "data-detail") == guard_id
     assert linked.errors == [] and page.errors == []
     assert all(url.startswith("file://") for url in page.requests + linked.requests)
+
+
+def test_sizes_pane_draws_the_sweep(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=sizes]")
+    assert page.locator("svg[data-chart=sweep] circle").count() == 6
+    assert "6 sizes of L['x'].size()[0]" in page.inner_text("[data-pane=sizes]")
+    page.screenshot(path=str(SHOTS / "sizes.png"))
 
 
 def test_kernels_pane_highlights_symbols(browser, report: Path) -> None:  # type: ignore[no-untyped-def]

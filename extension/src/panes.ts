@@ -1,4 +1,5 @@
 // One function per pane: each builds its DOM from the session and the view state.
+import { sweepChart } from "./chart";
 import { h, select } from "./dom";
 import { distinct, filterGuards, formatHash, frames, guardSteps, sortGuards, sources, visibleWindow, why } from "./model";
 import type { GuardFilter, SortKey } from "./model";
@@ -138,7 +139,13 @@ function highlighted(source: string): HTMLElement {
 export function sizesPane(session: Session): HTMLElement {
   const sweeps = session.sweeps ?? [];
   if (!sweeps.length) return h("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
-  return h("div", {}, ...sweeps.map((s) => h("pre", {}, s.x.map((x, i) => `${String(x).padStart(6)}  predicted ${s.predicted[i] ?? "recompile"}  actual ${s.actual[i] ?? "-"}${s.recompiled[i] ? "  (recompiled)" : ""}`).join("\n"))));
+  const root = h("div");
+  for (const sweep of sweeps) {
+    const held = sweep.prediction_held?.filter((v) => v === false).length ?? 0;
+    root.appendChild(h("p", {}, `${sweep.x.length} sizes of ${sweep.axis ?? "?"}; ${sweep.recompiled.filter(Boolean).length} recompiles; prediction missed ${held}`));
+    root.appendChild(h("div", {}, sweepChart(sweep) as unknown as HTMLElement));
+  }
+  return root;
 }
 
 function basename(path: string): string {

@@ -44,7 +44,10 @@ export interface GraphCode {
   specialized_dims: { source: string; symbol: string; value: number; explanation: string; cause: string }[];
 }
 
-export interface SweepData { axis?: string; x: unknown[]; predicted: (string | null)[]; actual: (string | null)[]; recompiled: (boolean | null)[] }
+export interface SweepData {
+  axis?: string; x: unknown[]; predicted: (string | null)[]; actual: (string | null)[];
+  recompiled: (boolean | null)[]; prediction_held?: (boolean | null)[];
+}
 
 export interface Session {
   schema_version: number; source: string; compiles: Compile[]; guards: Guard[];

@@ -75,3 +75,11 @@ describe("packed reports", () => {
     expect(restored.guards[0].user_stack[0]).toEqual(frame);
   });
 });
+
+describe("sweep chart lanes", () => {
+  it("orders entries numerically and ends with the recompile lane", async () => {
+    const { lanes } = await import("../src/chart");
+    expect(lanes({ x: [1, 2, 3], predicted: ["0/10", "0/2", null], actual: ["0/10", "0/2", "0/11"], recompiled: [false, false, true] }))
+      .toEqual(["0/2", "0/10", "0/11", "recompile"]);
+  });
+});

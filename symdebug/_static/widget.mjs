@@ -130,7 +130,54 @@ function _(e) {
 function v(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function y(t, n) {
+function y(e, t, n) {
+	let r = document.createElementNS("http://www.w3.org/2000/svg", e);
+	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
+	return n !== void 0 && (r.textContent = n), r;
+}
+function b(e) {
+	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
+	return [...new Set(t)].sort((e, t) => e.localeCompare(t, void 0, { numeric: !0 })).concat("recompile");
+}
+function x(e) {
+	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = b(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = y("svg", {
+		width: 640,
+		height: 220,
+		viewBox: "0 0 640 220",
+		"data-chart": "sweep"
+	});
+	return i.forEach((e) => s.appendChild(y("text", {
+		x: 4,
+		y: o(e === "recompile" ? null : e) + 4,
+		"font-size": 11
+	}, e))), s.appendChild(y("text", {
+		x: 70,
+		y: 214,
+		"font-size": 11
+	}, `${e.axis ?? "point"}: ${n} … ${r}`)), t.forEach((t, n) => {
+		if (e.recompiled[n] && s.appendChild(y("line", {
+			x1: a(t),
+			x2: a(t),
+			y1: 10,
+			y2: 190,
+			stroke: "#cf222e",
+			"stroke-opacity": .3
+		})), s.appendChild(y("circle", {
+			cx: a(t),
+			cy: o(e.predicted[n]),
+			r: 4,
+			fill: "none",
+			stroke: "#0969da"
+		})), e.actual[n] !== void 0 && e.actual[n] !== null) {
+			let [r, i] = [a(t), o(e.actual[n])];
+			s.appendChild(y("path", {
+				d: `M${r - 3},${i - 3}L${r + 3},${i + 3}M${r - 3},${i + 3}L${r + 3},${i - 3}`,
+				stroke: "#bc4c00"
+			}));
+		}
+	}), s;
+}
+function S(t, n) {
 	let r = e("div");
 	for (let i of u(t)) {
 		r.appendChild(e("h3", {}, `frame ${i.name}`, e("span", { class: "muted" }, `  ${i.filename}`)));
@@ -155,7 +202,7 @@ function y(t, n) {
 	}
 	return r;
 }
-function b(t, n) {
+function C(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -177,7 +224,7 @@ function b(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function x(t, n, i) {
+function w(t, n, i) {
 	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -190,9 +237,9 @@ function x(t, n, i) {
 	return e("div", {}, e("div", { class: "filters" }, c("cause", l(t.guards, (e) => e.cause)), c("status", l(t.guards, (e) => e.status)), c("compile", l(t.guards, (e) => e.compile_id)), c("phase", l(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), S(d, n, i));
+	}, `${d.length} of ${t.guards.length} guards`)), T(d, n, i));
 }
-function S(t, n, r) {
+function T(t, n, r) {
 	let i = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -204,23 +251,23 @@ function S(t, n, r) {
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), a = e("tbody"), o = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, i), a)), s = () => {
 		let [e, i] = v(o.scrollTop, o.clientHeight || 480, 24, t.length);
-		a.replaceChildren(C(e * 24), ...t.slice(e, i).map((e) => w(e, n, r)), C((t.length - i) * 24));
+		a.replaceChildren(E(e * 24), ...t.slice(e, i).map((e) => D(e, n, r)), E((t.length - i) * 24));
 	};
 	return o.addEventListener("scroll", s), requestAnimationFrame(s), s(), o;
 }
-function C(t) {
+function E(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function w(t, n, r) {
+function D(t, n, r) {
 	let i = t.user_stack[t.user_stack.length - 1];
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: i?.line ?? "" }, i ? `${j(i.filename)}:${i.lineno}` : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: i?.line ?? "" }, i ? `${P(i.filename)}:${i.lineno}` : ""));
 }
-function T(t, n, r) {
+function O(t, n, r) {
 	let i = t.guards.find((e) => e.id === n);
 	if (!i) return e("div", { class: "muted" }, `no guard ${n}`);
 	let a = (t) => e("ol", {}, ...t.map((t) => e("li", {}, e("code", {}, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), o = e("button", { onclick: () => navigator.clipboard?.writeText(i.fix ?? "") }, "copy");
@@ -232,7 +279,7 @@ function T(t, n, r) {
 		id: i.id
 	})}`));
 }
-function E(t, n, i) {
+function k(t, n, i) {
 	let a = d(t), o = n.source ?? a[0] ?? "", s = e("ol", { class: "steps" }, ...(o ? p(t, o) : []).map((t) => e("li", { "data-kind": t.kind }, t.guardId ? e("span", {
 		class: "guard",
 		onclick: () => i({
@@ -242,31 +289,37 @@ function E(t, n, i) {
 	}, t.text) : t.kind === "fix" ? e("pre", {}, t.text) : t.text)));
 	return e("div", {}, r(a, o, "source", (e) => i({ source: e })), s);
 }
-function D(t) {
+function A(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(O(e));
+	for (let e of t.kernels) n.appendChild(j(e));
 	return n;
 }
-function O(t) {
+function j(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), k(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), M(t.source));
 }
-function k(t) {
+function M(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function A(t) {
+function N(t) {
 	let n = t.sweeps ?? [];
-	return n.length ? e("div", {}, ...n.map((t) => e("pre", {}, t.x.map((e, n) => `${String(e).padStart(6)}  predicted ${t.predicted[n] ?? "recompile"}  actual ${t.actual[n] ?? "-"}${t.recompiled[n] ? "  (recompiled)" : ""}`).join("\n")))) : e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
+	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
+	let r = e("div");
+	for (let t of n) {
+		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0;
+		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, x(t)));
+	}
+	return r;
 }
-function j(e) {
+function P(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var M = [
+var F = [
 	"overview",
 	"symbols",
 	"guards",
@@ -274,7 +327,7 @@ var M = [
 	"kernels",
 	"sizes"
 ];
-function N(e) {
+function I(e) {
 	let t = g(e), n = {
 		pane: "overview",
 		filter: {},
@@ -293,15 +346,15 @@ function N(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : M.includes(t.pane) ? {
+	} : F.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function P(t, r) {
+function L(t, r) {
 	let a = i(r), o = e("div", { class: "sd" }), s = document.createElement("style");
 	s.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n", n(t).append(s, o);
-	let c = N(typeof location > "u" ? "" : location.hash), l = (e) => {
+	let c = I(typeof location > "u" ? "" : location.hash), l = (e) => {
 		c = {
 			...c,
 			...e
@@ -313,34 +366,34 @@ function P(t, r) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": c.pane
-		}, F(a, c, l)), n = c.guard ? e("div", { class: "detail" }, T(a, c.guard, l)) : null;
-		o.replaceChildren(I(a), L(c, l), e("div", { class: "main" }, t, n ?? ""));
+		}, R(a, c, l)), n = c.guard ? e("div", { class: "detail" }, O(a, c.guard, l)) : null;
+		o.replaceChildren(z(a), B(c, l), e("div", { class: "main" }, t, n ?? ""));
 	};
 	u();
 }
-function F(e, t, n) {
+function R(e, t, n) {
 	switch (t.pane) {
-		case "symbols": return b(e, n);
-		case "guards": return x(e, t, n);
-		case "why": return E(e, t, n);
-		case "kernels": return D(e);
-		case "sizes": return A(e);
-		default: return y(e, n);
+		case "symbols": return C(e, n);
+		case "guards": return w(e, t, n);
+		case "why": return k(e, t, n);
+		case "kernels": return A(e);
+		case "sizes": return N(e);
+		default: return S(e, n);
 	}
 }
-function I(t) {
+function z(t) {
 	let n = Object.entries(t.problems ?? {}).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function L(t, n) {
-	return e("nav", {}, ...M.map((r) => e("button", {
+function B(t, n) {
+	return e("nav", {}, ...F.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var R = { render({ model: t, el: n }) {
+var V = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -369,7 +422,7 @@ var R = { render({ model: t, el: n }) {
 		o.replaceChildren(...n.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), P(r, e);
+		})), L(r, e);
 	}, f = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -378,4 +431,4 @@ var R = { render({ model: t, el: n }) {
 		a.textContent = t.get("error") ?? "";
 	}), n.replaceChildren(u, a, i, r), d(), f();
 } };
-export { R as default };
+export { V as default };

@@ -99,6 +99,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "fx_nodes": [dataclasses.asdict(n) for n in facts.fx_nodes],
         "kernels": [dataclasses.asdict(k) for k in facts.kernels],
         "graph_code": [dataclasses.asdict(g) for g in facts.graph_code],
+        "sweeps": facts.sweeps,
     }
 
 
@@ -210,6 +211,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         fx_nodes=[FxNode(**d) for d in document.get("fx_nodes", [])],
         kernels=[_kernel(d) for d in document.get("kernels", [])],
         graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
+        sweeps=list(document.get("sweeps", [])),
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
         capture_errors=int(document.get("capture_errors", 0)),

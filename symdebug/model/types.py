@@ -209,6 +209,7 @@ class Facts:
     fx_nodes: list[FxNode] = field(default_factory=list)
     kernels: list[Kernel] = field(default_factory=list)
     graph_code: list[GraphCode] = field(default_factory=list)
+    sweeps: list[dict[str, Any]] = field(default_factory=list)
     problems: dict[str, int] = field(default_factory=dict)
     problem_examples: list[str] = field(default_factory=list)
     capture_errors: int = 0

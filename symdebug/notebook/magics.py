@@ -60,6 +60,7 @@ class SymdebugMagics(Magics):
         super().__init__(shell)
         self.capture: Capture | None = None
         self.session: Session | None = None
+        self._explorers: list[Any] = []
 
     def _aliases(self) -> dict[str, str]:
         names = getattr(self.shell.compile, "_filename_map", {}) if self.shell else {}
@@ -74,6 +75,10 @@ class SymdebugMagics(Magics):
 
     def stop(self) -> None:
         """Stop capturing; the session keeps what it saw."""
+        for explorer in self._explorers:
+            if self.shell is not None:
+                self.shell.events.unregister("post_run_cell", explorer.refresh)
+        self._explorers.clear()
         if self.capture is not None:
             self.capture.stop()
             self.capture = None
@@ -94,7 +99,15 @@ class SymdebugMagics(Magics):
         elif self.session is None:
             raise UsageError("%symdebug: nothing captured yet; run %load_ext symdebug first")
         else:
-            display(self.session)
+            display(self._explorer(self.session))
+
+    def _explorer(self, session: Session) -> Any:
+        """The explorer widget, refreshed after every later cell (it follows the capture)."""
+        explorer = session.explorer()
+        if self.shell is not None:
+            self.shell.events.register("post_run_cell", explorer.refresh)
+            self._explorers.append(explorer)
+        return explorer
 
     def _capture_cell(self, cell: str) -> None:
         if self.shell is None:

@@ -54,6 +54,15 @@ class Explorer(anywidget.AnyWidget):
         self.compiled = compiled
         self.refresh()
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget view, plus the static report and the session JSON as fallbacks."""
+        from symdebug.renderers.notebook import mime_bundle
+
+        bundle = super()._repr_mimebundle_(**kwargs)
+        widget, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
+        data = {**widget, **mime_bundle(self.session.facts)}
+        return (data, metadata) if metadata else data
+
     def refresh(self, *_: Any) -> None:
         """Send the session again if it changed (later cells compiled more)."""
         text = facts_to_json(self.session.facts)
