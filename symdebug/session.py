@@ -237,6 +237,19 @@ class Session:
         self.facts.sweeps = self._sweeps
         return result
 
+    def record_run(self, label: str, result: RerunResult) -> None:
+        """Add one re-run to the "runs" series the sizes pane draws."""
+        runs = next((s for s in self._sweeps if s.get("axis") == "runs"), None)
+        if runs is None:
+            runs = {"axis": "runs", "x": [], "predicted": [], "actual": [], "recompiled": []}
+            runs["prediction_held"] = []
+            self._sweeps.append(runs)
+        values = (label, result.prediction.entry, result.entry, result.recompiled)
+        for key, value in zip(("x", "predicted", "actual", "recompiled"), values, strict=True):
+            runs[key].append(value)
+        runs["prediction_held"].append(result.prediction_held)
+        self.facts.sweeps = self._sweeps
+
     def why(self, source: str, dim: int | None = None) -> Explanation:
         """Explain the state of one input dimension or int.
 

@@ -42,7 +42,10 @@ def test_predict_and_run_through_the_model() -> None:
         "recompiled as 0/1" in widget.results[-1]["text"]
         and "prediction held" in widget.results[-1]["text"]
     )
-    assert len(json.loads(widget.session_json)["compiles"]) == 2  # the view sees the new compile
+    document = json.loads(widget.session_json)
+    assert len(document["compiles"]) == 2  # the view sees the new compile
+    (runs,) = document["sweeps"]  # and the run, for the sizes pane
+    assert runs["axis"] == "runs" and runs["recompiled"] == [True] and runs["actual"] == ["0/1"]
 
 
 def test_errors_are_shown_in_the_widget() -> None:

@@ -90,5 +90,7 @@ class Explorer(anywidget.AnyWidget):
         if request.get("action") == "run":
             if self.compiled is None:
                 raise ValueError("Run needs the compiled function: session.explorer(compiled)")
-            return str(self.session.rerun(self.compiled, *args, frame=frame, **kwargs))
+            result = self.session.rerun(self.compiled, *args, frame=frame, **kwargs)
+            self.session.record_run(str(request.get("args", "")), result)
+            return str(result)
         raise ValueError(f"unknown action {request.get('action')!r}")
