@@ -126,17 +126,27 @@ class Session:
 
     def code_object(self, compile_id: str) -> Any:
         """The code object a live compile cached on, when captured in this process."""
-        return self._handler.code_objects.get(compile_id) if self._handler else None
+        if self._handler is None:
+            return None
+        compile_ = next((c for c in self.facts.compiles if c.compile_id == compile_id), None)
+        if compile_ is None:
+            return None
+        codes = self._handler.code_objects
+        seen = [code for torch_id, code in codes if torch_id == compile_.torch_id]
+        return seen[compile_.generation] if compile_.generation < len(seen) else None
 
     def lookup_order(self, frame: str | int | None = None) -> list[str] | None:
         """Entries of a frame in torch's current lookup order; None when not in this process."""
         from symdebug._torch.dynamo_cache import cache_order
         from symdebug.queries.predict import frame_compiles
 
-        for compile_ in frame_compiles(self.facts, frame):
+        compiles = frame_compiles(self.facts, frame)
+        for compile_ in reversed(compiles):
             code = self.code_object(compile_.compile_id)
             if code is not None:
-                return cache_order(code)
+                # Torch's ids name the newest generation of each (ids restart on reset).
+                newest = {c.torch_id: c.compile_id for c in compiles}
+                return [newest.get(cid, cid) for cid in cache_order(code)]
         return None
 
     def predict(self, *args: Any, frame: str | int | None = None, **kwargs: Any) -> Prediction:

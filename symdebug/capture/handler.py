@@ -51,7 +51,8 @@ class CaptureHandler(logging.Handler):
         self.stream = EventStream(source="live")
         self.errors = 0
         self.first_error: str | None = None
-        self.code_objects: dict[str, Any] = {}
+        #: (torch's compile id, code object) in compile order; ids repeat after a reset.
+        self.code_objects: list[tuple[str, Any]] = []
         #: Returns file aliases (notebook cells) to apply when the session is built.
         self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
@@ -108,7 +109,7 @@ class CaptureHandler(logging.Handler):
             self.stream.events.append(Event(GRAPH_INPUTS, snapshot, key))
             code = dynamo_graph.code_object_of_current_frame()
             if code is not None:
-                self.code_objects[key.compile_id] = code
+                self.code_objects.append((key.compile_id, code))
 
     def _add_shape_env_event(self, key: CompileKey) -> None:
         # Read at the end of the frame compile: Inductor and AOT add guards after Dynamo.

@@ -37,7 +37,7 @@ def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
         facts.specializations.extend(build_specializations(group, tree, guards, strings))
         graph_event = group.last("dynamo_output_graph")
         if graph_event is not None and graph_event.payload:
-            facts.fx_nodes.extend(parse_nodes(graph_event.payload, group.key.compile_id))
+            facts.fx_nodes.extend(parse_nodes(graph_event.payload, group.compile_id))
         kernels, graph_code = build_kernels(group, symbols)
         facts.kernels.extend(kernels)
         facts.graph_code.extend(graph_code)

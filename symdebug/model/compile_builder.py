@@ -108,7 +108,9 @@ def build_compile(
     static = _static_by_default(metrics)
     seconds = metrics.get("entire_frame_compile_time_s")
     return Compile(
-        compile_id=key.compile_id,
+        compile_id=group.compile_id,
+        torch_id=key.compile_id,
+        generation=group.generation,
         frame_id=key.frame_id,
         frame_compile_id=key.frame_compile_id,
         attempt=key.attempt,

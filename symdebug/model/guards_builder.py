@@ -128,7 +128,7 @@ def _reconcile_with_shape_env(guards: dict[str, Guard], env: Mapping[str, Any], 
 
 def build_guards(group: CompileEvents, strings: Mapping[int, str]) -> list[Guard]:
     """Deduplicated guards of one compile, in the order torch added them."""
-    compile_id = group.key.compile_id
+    compile_id = group.compile_id
     guards: dict[str, Guard] = {}
     for event in group.named("guard_added_fast"):
         guard = guard_from_event(event, compile_id, strings)

@@ -99,7 +99,7 @@ def build_kernels(
     group: CompileEvents, symbols: list[Symbol]
 ) -> tuple[list[Kernel], list[GraphCode]]:
     """Kernels with their size arguments and literals; dims baked in per compiled graph."""
-    cid = group.key.compile_id
+    cid = group.compile_id
     sources = {s.name: s.sources for s in symbols if s.sources}
     graph_event = group.last("dynamo_output_graph")
     placeholders = parse_placeholders(graph_event.payload or "") if graph_event else []

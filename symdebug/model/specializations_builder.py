@@ -53,7 +53,7 @@ def _from_events(
             Specialization(
                 source=str(source),
                 value=value,
-                compile_id=group.key.compile_id,
+                compile_id=group.compile_id,
                 guards=forced,
                 user_frame=user_frame,
                 reason=str(body.get("reason", "")),
@@ -97,7 +97,7 @@ def build_specializations(
     """All specializations of one compile, one per source."""
     seen: dict[str, Specialization] = {}
     files = list(strings.values())
-    from_tree = _from_tree(tree, group.key.compile_id, files)
+    from_tree = _from_tree(tree, group.compile_id, files)
     for spec in _from_events(group, guards, strings) + from_tree:
         seen.setdefault(spec.source, spec)
     return list(seen.values())

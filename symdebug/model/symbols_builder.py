@@ -66,7 +66,7 @@ def _from_events(group: CompileEvents, tree: GuardTree) -> list[Symbol]:
             Symbol(
                 name=name,
                 sources=[str(source)] if source else [],
-                compile_id=group.key.compile_id,
+                compile_id=group.compile_id,
                 hint=int(value) if value.lstrip("-").isdigit() else None,
                 range=_parse_range(body.get("vr")),
             ),
@@ -92,7 +92,7 @@ def build_symbols(
     """Symbols of one compile with sources, hint, range and the user line that created them."""
     env = group.last(SHAPE_ENV)
     symbols = (
-        _from_shape_env(env.body, group.key.compile_id)
+        _from_shape_env(env.body, group.compile_id)
         if env is not None
         else _from_events(group, tree)
     )

@@ -169,6 +169,8 @@ class Compile:
     frame_id: int
     frame_compile_id: int
     attempt: int = 0
+    torch_id: str = ""
+    generation: int = 0
     name: str = ""
     filename: str = ""
     lineno: int = 0

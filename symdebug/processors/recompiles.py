@@ -116,6 +116,9 @@ def recompile_of(compile_: Compile, facts: Facts) -> Recompile | None:
     if not compile_.recompile_reasons:
         return None
     reasons = [parse_reason(text) for text in compile_.recompile_reasons]
+    suffix = f"@{compile_.generation}" if compile_.generation else ""
+    for reason in reasons:  # torch names entries of the same generation (ids restart on reset)
+        reason.entry = f"{reason.entry}{suffix}" if reason.entry else None
     entries = [r.entry for r in reasons if r.entry]
     recompile = Recompile(
         compile_id=compile_.compile_id,

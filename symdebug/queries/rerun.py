@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from symdebug._torch.compiled import original_callable
-from symdebug._torch.dynamo_cache import cache_order
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.queries.inputs import build_call
 from symdebug.queries.predict import Prediction, Predictor
@@ -134,18 +133,10 @@ def rerun(
     prediction = predictor.predict(predictor.values(args, kwargs))
     latest = predictor.compiles[-1]
     real_args, real_kwargs = build_call(predictor.signature, args, kwargs, latest.tensors)
-    code = next(
-        (
-            session.code_object(c.compile_id)
-            for c in predictor.compiles
-            if session.code_object(c.compile_id)
-        ),
-        None,
-    )
-    before = cache_order(code)
+    before = session.lookup_order(frame) or []
     with recorded_global_state(latest), session.recording():
         output = compiled(*real_args, **real_kwargs)
-    entry, recompiled = _served(before, cache_order(code))
+    entry, recompiled = _served(before, session.lookup_order(frame) or [])
     eager = original_callable(compiled)
     with recorded_global_state(latest):
         expected = eager(*real_args, **real_kwargs)
