@@ -125,13 +125,19 @@ def hostile_module(root: Path) -> object:
     return module
 
 
-def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    module = hostile_module(tmp_path)
+def hostile_session(root: Path) -> symdebug.Session:
+    """A capture of the hostile function: its file path and line are in every view."""
+    module = hostile_module(root)
     torch._dynamo.reset()
-    with symdebug.capture() as s:
+    with symdebug.capture() as session:
         compiled = torch.compile(module.f, backend="eager", dynamic=True)  # type: ignore[attr-defined]
         compiled(torch.randn(8))
         compiled(torch.randn(3))
+    return session
+
+
+def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    s = hostile_session(tmp_path)
     html = s.to_html(tmp_path / "hostile.html").read_text()
     assert HOSTILE not in html  # escaped once, at the HTML boundary
     page = open_report(browser, tmp_path / "hostile.html")
@@ -168,11 +174,7 @@ def test_widget_view_renders_hostile_text(browser, tmp_path: Path) -> None:  # t
 
     from symdebug.renderers.html import safe_json
 
-    module = hostile_module(tmp_path)
-    torch._dynamo.reset()
-    with symdebug.capture() as s:
-        compiled = torch.compile(module.f, backend="eager", dynamic=True)  # type: ignore[attr-defined]
-        compiled(torch.randn(8))
+    s = hostile_session(tmp_path)
     code = resources.files("symdebug").joinpath("_static/widget.mjs").read_text()
     # Inline the module (file:// pages cannot import one): its default export becomes a name.
     code = re.sub(r"export\s*\{\s*(\w+) as default\s*\};?", r"const __widget = \1;", code)
