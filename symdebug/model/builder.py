@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from symdebug.events import EventStream
 from symdebug.model.compile_builder import build_compile
-from symdebug.model.compile_events import group_by_compile
+from symdebug.model.compile_events import CompileEvents, group_by_compile
 from symdebug.model.graph_dump import parse_nodes
 from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.guards_builder import build_guards
@@ -18,6 +18,40 @@ from symdebug.processors.cells import alias_files
 MAX_PROBLEM_EXAMPLES = 20
 
 
+def _build_compile(facts: Facts, group: CompileEvents, strings: dict[int, str]) -> None:
+    """Every fact of one compile, added to ``facts`` only once all of them were built."""
+    tree_event = group.last("dynamo_cpp_guards_str")
+    tree = parse_guard_tree(tree_event.payload if tree_event is not None else None)
+    guards = build_guards(group, strings)
+    symbols = build_symbols(group, tree, strings)
+    compile_ = build_compile(group, tree, symbols, strings)
+    specializations = build_specializations(group, tree, guards, strings)
+    graph_event = group.last("dynamo_output_graph")
+    nodes = (
+        parse_nodes(graph_event.payload, group.compile_id)
+        if graph_event and graph_event.payload
+        else []
+    )
+    kernels, graph_code = build_kernels(group, symbols)
+    facts.compiles.append(compile_)
+    facts.guards.extend(guards)
+    facts.symbols.extend(symbols)
+    facts.specializations.extend(specializations)
+    facts.fx_nodes.extend(nodes)
+    facts.kernels.extend(kernels)
+    facts.graph_code.extend(graph_code)
+
+
+def _build_or_count(facts: Facts, group: CompileEvents, strings: dict[int, str]) -> None:
+    """Build one compile; a malformed event costs that compile (counted), never the session."""
+    try:
+        _build_compile(facts, group, strings)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as error:
+        facts.problems["bad_event"] = facts.problems.get("bad_event", 0) + 1
+        if len(facts.problem_examples) < MAX_PROBLEM_EXAMPLES:
+            facts.problem_examples.append(f"bad_event in compile {group.compile_id}: {error!r}")
+
+
 def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     """All facts of a stream: compiles, guards, symbols, specializations, recompiles."""
     facts = Facts(source=stream.source, capture_errors=capture_errors)
@@ -27,20 +61,7 @@ def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     ]
     strings = stream.strings
     for group in group_by_compile(stream.events):
-        tree_event = group.last("dynamo_cpp_guards_str")
-        tree = parse_guard_tree(tree_event.payload if tree_event is not None else None)
-        guards = build_guards(group, strings)
-        symbols = build_symbols(group, tree, strings)
-        facts.compiles.append(build_compile(group, tree, symbols, strings))
-        facts.guards.extend(guards)
-        facts.symbols.extend(symbols)
-        facts.specializations.extend(build_specializations(group, tree, guards, strings))
-        graph_event = group.last("dynamo_output_graph")
-        if graph_event is not None and graph_event.payload:
-            facts.fx_nodes.extend(parse_nodes(graph_event.payload, group.compile_id))
-        kernels, graph_code = build_kernels(group, symbols)
-        facts.kernels.extend(kernels)
-        facts.graph_code.extend(graph_code)
+        _build_or_count(facts, group, strings)
     facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
     enrich(facts)
     alias_files(facts, stream.file_aliases)

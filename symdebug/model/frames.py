@@ -43,8 +43,10 @@ def to_frame(raw: Mapping[str, Any], strings: Mapping[int, str]) -> Frame:
 
 
 def to_frames(raw: Sequence[Mapping[str, Any]] | None, strings: Mapping[int, str]) -> list[Frame]:
-    """A whole stack, outermost first."""
-    return [to_frame(item, strings) for item in raw or ()]
+    """A whole stack, outermost first (entries that are not frames are skipped)."""
+    if not isinstance(raw, list | tuple):
+        return []
+    return [to_frame(item, strings) for item in raw if isinstance(item, Mapping)]
 
 
 def _is_plumbing(frame: Frame) -> bool:

@@ -126,6 +126,14 @@ class Predictor:
         return result
 
 
+def _evaluate(check: Check, values: Mapping[str, Any]) -> Any:
+    """The check's result, or None when it cannot be evaluated (then it is not checked)."""
+    try:
+        return check.evaluate(values)
+    except Exception:  # noqa: BLE001 - a check text we cannot run says nothing about the sizes
+        return None
+
+
 def _usable(check: Check, values: Mapping[str, Any]) -> bool:
     return all(source in values for source in check.sources)
 
@@ -139,7 +147,11 @@ def _first_failure(
             if check.text not in unchecked and not all(map(is_module_state, check.sources)):
                 unchecked.append(check.text)
             continue
-        if not bool(np.all(check.evaluate(values))):
+        result = _evaluate(check, values)
+        if result is None:
+            unchecked.append(f"{check.text} (cannot be evaluated)")
+            continue
+        if not bool(np.all(result)):
             seen = {s: values[s] for s in check.sources}
             return Failure(
                 model.compile_id,
@@ -156,8 +168,9 @@ def _first_failure(
 def _passes(model: EntryModel, columns: Mapping[str, np.ndarray], count: int) -> np.ndarray:
     mask = np.ones(count, dtype=bool)
     for check in model.checks:
-        if _usable(check, columns):
-            mask &= np.broadcast_to(np.asarray(check.evaluate(columns), dtype=bool), (count,))
+        result = _evaluate(check, columns) if _usable(check, columns) else None
+        if result is not None:
+            mask &= np.broadcast_to(np.asarray(result, dtype=bool), (count,))
     return mask
 
 
