@@ -25,6 +25,12 @@ def _edge(graph: nx.MultiDiGraph, source: str, target: str, **attrs: Any) -> Non
         graph.add_edge(source, target, **attrs)
 
 
+def _fact(graph: nx.MultiDiGraph, key: str, compile_id: str, /, **attrs: Any) -> None:
+    """A node for one fact, and its edge to the compile it belongs to."""
+    graph.add_node(key, **attrs)
+    _edge(graph, key, f"compile:{compile_id}", kind="in_compile")
+
+
 def _frame_key(frame: Frame) -> str:
     return f"frame:{frame.filename}:{frame.lineno}"
 
@@ -38,15 +44,16 @@ def _add_frame(graph: nx.MultiDiGraph, owner: str, frame: Frame) -> None:
 
 def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
     key = f"guard:{guard.id}"
-    graph.add_node(
+    _fact(
+        graph,
         key,
+        guard.compile_id,
         kind="guard",
         expr=guard.expr,
         cause=guard.cause,
         status=guard.status,
         phase=guard.phase,
     )
-    _edge(graph, key, f"compile:{guard.compile_id}", kind="in_compile")
     for symbol in guard.symbols:
         _edge(graph, key, f"symbol:{guard.compile_id}:{symbol}", kind="constrains")
     if guard.user_frame is not None:
@@ -66,8 +73,15 @@ def _add_guard(graph: nx.MultiDiGraph, guard: Guard) -> None:
 
 def _add_symbol(graph: nx.MultiDiGraph, symbol: Symbol) -> None:
     key = f"symbol:{symbol.compile_id}:{symbol.name}"
-    graph.add_node(key, kind="symbol", name=symbol.name, state=symbol.state, hint=symbol.hint)
-    _edge(graph, key, f"compile:{symbol.compile_id}", kind="in_compile")
+    _fact(
+        graph,
+        key,
+        symbol.compile_id,
+        kind="symbol",
+        name=symbol.name,
+        state=symbol.state,
+        hint=symbol.hint,
+    )
     for source in symbol.sources:
         graph.add_node(f"source:{source}", kind="source", source=source)
         _edge(graph, key, f"source:{source}", kind="size_of")
@@ -75,20 +89,31 @@ def _add_symbol(graph: nx.MultiDiGraph, symbol: Symbol) -> None:
 
 def _add_fx_node(graph: nx.MultiDiGraph, node: FxNode) -> None:
     key = f"fxnode:{node.compile_id}:{node.name}"
-    graph.add_node(
-        key, kind="fx_node", name=node.name, target=node.target, lineno=node.lineno, code=node.code
+    _fact(
+        graph,
+        key,
+        node.compile_id,
+        kind="fx_node",
+        name=node.name,
+        target=node.target,
+        lineno=node.lineno,
+        code=node.code,
     )
-    _edge(graph, key, f"compile:{node.compile_id}", kind="in_compile")
     if node.filename:
         _add_frame(graph, key, Frame(node.filename, node.lineno, "", node.code))
 
 
 def _add_kernel(graph: nx.MultiDiGraph, kernel: Kernel) -> None:
     key = f"kernel:{kernel.compile_id}:{kernel.graph}:{kernel.name}"
-    graph.add_node(
-        key, kind="kernel", name=kernel.name, graph=kernel.graph, language=kernel.language
+    _fact(
+        graph,
+        key,
+        kernel.compile_id,
+        kind="kernel",
+        name=kernel.name,
+        graph=kernel.graph,
+        language=kernel.language,
     )
-    _edge(graph, key, f"compile:{kernel.compile_id}", kind="in_compile")
     for node in kernel.nodes:
         _edge(graph, key, f"fxnode:{kernel.compile_id}:{node}", kind="computes")
     for arg in kernel.size_args:
@@ -98,13 +123,14 @@ def _add_kernel(graph: nx.MultiDiGraph, kernel: Kernel) -> None:
 
 def _add_recompile(graph: nx.MultiDiGraph, recompile: Recompile) -> None:
     key = f"recompile:{recompile.compile_id}"
-    graph.add_node(
+    _fact(
+        graph,
         key,
+        recompile.compile_id,
         kind="recompile",
         cause=recompile.cause,
         reason=recompile.reasons[0] if recompile.reasons else "",
     )
-    _edge(graph, key, f"compile:{recompile.compile_id}", kind="in_compile")
     if recompile.failed_entry is not None:
         _edge(
             graph,

@@ -1,4 +1,4 @@
-"""Show notebook cells as cells: ``Cell [3]`` instead of ``/tmp/ipykernel_81/2215.py``."""
+"""Show notebook cells as cells: ``Cell [3]``, not the kernel's temporary file name."""
 
 from __future__ import annotations
 

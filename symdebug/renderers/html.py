@@ -2,7 +2,7 @@ r"""The self-contained HTML report: the viewer bundle and the session JSON, in o
 
 Escaping happens once, here, at the HTML boundary: the JSON goes into a
 ``<script type="application/json">`` block with ``<``, ``>``, ``&`` and the two JS line
-separators written as ``\uXXXX`` escapes, so no string from the session (guards hold
+separators written as ``\u003c``-style escapes, so no string from the session (guards hold
 ``<``; file paths and source lines are user text) can close the block.  The viewer reads
 it with ``JSON.parse`` and inserts text with ``textContent`` only.  Nothing is loaded from
 the network.
