@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,3 +29,22 @@ def shared_traces() -> Path:
     if not TRACES.is_dir():
         pytest.skip(f"shared trace fixtures not found at {TRACES}")
     return TRACES
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """One run of tests/scenarios.py: its live session saved to JSON, and its TORCH_TRACE."""
+
+    live: Path
+    trace: Path
+
+
+@pytest.fixture(scope="session")
+def scenario_run(tmp_path_factory: pytest.TempPathFactory) -> ScenarioRun:
+    """Run the scenarios once, in a process of their own (TORCH_TRACE is read at import)."""
+    out = tmp_path_factory.mktemp("scenarios")
+    run = ScenarioRun(out / "live.json", out / "trace")
+    env = dict(os.environ, TORCH_TRACE=str(run.trace))
+    script = Path(__file__).resolve().parent / "scenarios.py"
+    subprocess.run([sys.executable, str(script), str(run.live)], check=True, env=env, timeout=600)
+    return run

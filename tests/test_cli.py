@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import ScenarioRun
 
 from symdebug.cli import main
 
@@ -15,16 +15,8 @@ HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
-def trace_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("cli")
-    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
-    subprocess.run(
-        [sys.executable, str(HERE / "scenarios.py"), str(out / "live.json")],
-        check=True,
-        env=env,
-        timeout=600,
-    )
-    return out / "trace"
+def trace_dir(scenario_run: ScenarioRun) -> Path:
+    return scenario_run.trace
 
 
 def test_summary(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

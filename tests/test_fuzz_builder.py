@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import ScenarioRun
 
 import symdebug
 from symdebug.renderers.html import render_html
@@ -24,16 +23,8 @@ ODD_VALUES = [None, 0, -1, "", "x", [], {}, [1, "a"], {"a": None}, 3.5, True, "s
 
 
 @pytest.fixture(scope="module")
-def real_log(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    out = tmp_path_factory.mktemp("fuzz")
-    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
-    subprocess.run(
-        [sys.executable, str(HERE / "scenarios.py"), str(out / "s.json")],
-        check=True,
-        env=env,
-        timeout=600,
-    )
-    (log,) = (out / "trace").iterdir()
+def real_log(scenario_run: ScenarioRun) -> list[str]:
+    (log,) = scenario_run.trace.iterdir()
     return log.read_text().splitlines()
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import ScenarioRun
 
 import symdebug
 
@@ -15,16 +13,10 @@ HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[symdebug.Session, symdebug.Session]:
-    out = tmp_path_factory.mktemp("live_vs_trace")
-    saved, trace_dir = out / "live.json", out / "trace"
-    env = dict(os.environ, TORCH_TRACE=str(trace_dir))
-    subprocess.run(
-        [sys.executable, str(HERE / "scenarios.py"), str(saved)], check=True, env=env, timeout=600
-    )
-    from_trace = symdebug.load_trace(trace_dir)
+def both(scenario_run: ScenarioRun) -> tuple[symdebug.Session, symdebug.Session]:
+    from_trace = symdebug.load_trace(scenario_run.trace)
     assert isinstance(from_trace, symdebug.Session)
-    return symdebug.load(saved), from_trace
+    return symdebug.load(scenario_run.live), from_trace
 
 
 def test_same_compiles(both: tuple[symdebug.Session, symdebug.Session]) -> None:
