@@ -39,7 +39,7 @@ viewer-check: viewer
 		(echo "symdebug/_static/ is stale: commit the fresh build" && exit 1)
 
 lint: setup
-	$(VENV)/bin/ruff check symdebug tests benchmarks
+	$(VENV)/bin/ruff check symdebug tests benchmarks scripts
 	$(VENV)/bin/mypy --strict symdebug
 
 bench: setup

@@ -70,13 +70,18 @@ def _kernel(
     )
 
 
-def _source_of(symbol: str, placeholder: str, dim: int, sources: dict[str, list[str]]) -> str:
-    candidates = sources.get(symbol, [])
-    suffix = f".size()[{dim}]"
-    for source in candidates:
-        if source.endswith(suffix) and mangle(source[: -len(suffix)]) == placeholder:
-            return source
-    return candidates[0] if candidates else f"{placeholder}{suffix}"
+def _bases(sources: dict[str, list[str]]) -> dict[str, str]:
+    """Placeholder name -> the source it was named after (``L_w_`` -> ``L['w']``)."""
+    bases: dict[str, str] = {}
+    for candidates in sources.values():
+        for source in candidates:
+            base = source.rsplit(".size()[", 1)[0]
+            bases.setdefault(mangle(base), base)
+    return bases
+
+
+def _first_source(symbol: str, sources: dict[str, list[str]]) -> str:
+    return next(iter(sources.get(symbol, [])), symbol)
 
 
 def _specialized(
@@ -84,15 +89,21 @@ def _specialized(
 ) -> list[SpecializedDim]:
     if len(wrapper.args) != len(placeholders):
         return []  # not aligned (e.g. a backward graph): nothing to compare against
-    found = []
+    bases = _bases(sources)
+    found: dict[str, SpecializedDim] = {}
     for arg, placeholder in zip(wrapper.args, placeholders, strict=True):
+        base = bases.get(placeholder.name)
         for dim, (before, after) in enumerate(
             zip(placeholder.sizes, wrapper.input_sizes.get(arg, []), strict=False)
         ):
             if _PURE_SYMBOL.match(before) and after.isdigit():
-                source = _source_of(before, placeholder.name, dim, sources)
-                found.append(SpecializedDim(source, before, int(after), placeholder.name))
-    return found
+                # A duck-sized dim shares its symbol with another input's: name it by its own
+                # placeholder, not by the symbol's first source.
+                source = f"{base}.size()[{dim}]" if base else _first_source(before, sources)
+                found.setdefault(
+                    source, SpecializedDim(source, before, int(after), placeholder.name)
+                )
+    return list(found.values())
 
 
 def build_kernels(

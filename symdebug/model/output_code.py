@@ -30,8 +30,14 @@ _TRITON_PARAMS = re.compile(r"def \w+\((?P<params>[^)]*)\):")
 _BINDING = re.compile(
     r"^\s+(?P<symbol>[su]\d+) = (?P<expr>\w+(?:\.size\(\)\[\d+\]|_size\[\d+\])?)$", re.MULTILINE
 )
-_ASSERT = re.compile(
-    r"assert_size_stride\((?P<arg>\w+), \((?P<sizes>[^)]*)\), \([^)]*\), 'input'\)"
+# Inputs are asserted as ``assert_size_stride(arg0_1, (s77, 3), (3, 1))``; CPU wrappers add
+# ``'input'``, GPU wrappers of torch 2.11 do not, so only the wrapper's own args are kept.
+_ASSERT = re.compile(r"assert_size_stride\((?P<arg>\w+), \((?P<sizes>[^()]*)\), ")
+# Sizes computed in ``call()`` before a launch: ``ps0 = (-2) + s53``,
+# ``triton_poi_fused_relu_0_xnumel = 16*s77 + ...``; kernels receive the local name.
+_LOCAL_SIZE = re.compile(
+    r"^\s+(?P<name>ps\d+|\w+_(?:x|y|z|r0_|r1_)?numel) = (?P<expr>[\w\s*+/%()\-,]+?)\s*$",
+    re.MULTILINE,
 )
 _ARGS = re.compile(r"^\s+(?P<names>\w+(?:, \w+)*),? = args$", re.MULTILINE)
 
@@ -78,13 +84,17 @@ def _kernels(
     return kernels
 
 
-def _call_args(code: str, name: str) -> list[str]:
-    """Arguments of the kernel's call site in ``call()`` (C++: ``name(...)``; Triton: ``.run``)."""
+def _call_args(code: str, name: str, local_sizes: dict[str, str]) -> list[str]:
+    """Arguments of the kernel's call site in ``call()`` (C++: ``name(...)``; Triton: ``.run``).
+
+    A local size variable is replaced by the expression it was assigned.
+    """
     match = re.search(rf"^\s+{re.escape(name)}(?:\.run)?\((?P<args>.*)\)\s*$", code, re.MULTILINE)
     if match is None:
         return []
     args = [arg.strip() for arg in split_top_level(match["args"])]
-    return [arg for arg in args if not arg.startswith(("stream=", "grid="))]
+    kept = [arg for arg in args if not arg.startswith(("stream=", "grid="))]
+    return [local_sizes.get(arg, arg) for arg in kept]
 
 
 def parse_output_code(code: str) -> ParsedWrapper:
@@ -92,17 +102,20 @@ def parse_output_code(code: str) -> ParsedWrapper:
     graph = _AOT_ID.search(code)
     kernels = _kernels(code, _CPP_DEF, _CPP_PARAMS, "cpp")
     kernels += _kernels(code, _TRITON_DEF, _TRITON_PARAMS, "triton")
+    local_sizes = {m["name"]: m["expr"].strip() for m in _LOCAL_SIZE.finditer(code)}
     for kernel in kernels:
-        kernel.call_args = _call_args(code, kernel.name)
-    args = _ARGS.search(code)
+        kernel.call_args = _call_args(code, kernel.name, local_sizes)
+    found = _ARGS.search(code)
+    args = found["names"].split(", ") if found else []
     return ParsedWrapper(
         graph=graph["graph"] if graph else "",
         kernels=kernels,
-        args=args["names"].split(", ") if args else [],
+        args=args,
         bindings={m["symbol"]: m["expr"] for m in _BINDING.finditer(code)},
         input_sizes={
             m["arg"]: [s.strip() for s in m["sizes"].split(",") if s.strip()]
             for m in _ASSERT.finditer(code)
+            if m["arg"] in args
         },
     )
 
