@@ -27,16 +27,20 @@ test: setup browser viewer-check
 browser:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-# The viewer bundle is committed (pip install needs no Node); check it equals a fresh build.
-viewer:
+# The viewer bundles and the JupyterLab extension are committed (pip install needs no Node);
+# check they equal a fresh build.  The extension is built by JupyterLab's builder (.venv).
+viewer: setup
 	# `npm ci` rejects this lock: vite lists a Windows-only optional package npm never records.
 	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn \
 		&& npx vite build --mode widget --logLevel warn
+	rm -rf symdebug/labextension extension/lib
+	cd extension && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npm run --silent build:lab >/dev/null
 
+BUILT := symdebug/_static/ symdebug/labextension/
 viewer-check: viewer
 	cd extension && npx tsc --noEmit && npx vitest run
-	git diff --exit-code -- symdebug/_static/ || \
-		(echo "symdebug/_static/ is stale: commit the fresh build" && exit 1)
+	git diff --exit-code -- $(BUILT) && test -z "$$(git status --porcelain -- $(BUILT))" || \
+		(echo "$(BUILT) differ from a fresh build: commit it" && exit 1)
 
 lint: setup
 	$(VENV)/bin/ruff check symdebug tests benchmarks scripts

@@ -40,3 +40,8 @@ def unload_ipython_extension(ipython: Any) -> None:
     from symdebug.notebook import unload_extension
 
     unload_extension(ipython)
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Where the prebuilt JupyterLab extension lies (``jupyter labextension develop``)."""
+    return [{"src": "labextension", "dest": "symdebug"}]

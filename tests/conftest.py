@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,29 @@ import pytest
 import torch
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces"
+# Debian's Chromium, started as the probe of this machine kind does: no background
+# networking (the sandbox's closed network refuses it), no GPU, no first-run work.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium (found on PATH), driven by Playwright."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = shutil.which("chromium")
+    assert executable, "Debian's chromium is not on PATH: `make test` installs it (apt)"
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
 
 
 @pytest.fixture(autouse=True)

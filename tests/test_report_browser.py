@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -15,28 +13,9 @@ import torch
 
 import symdebug
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    executable = shutil.which("chromium")
-    assert executable, "Debian's chromium is not on PATH: `make test` installs it (apt)"
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def open_report(browser, path: Path, fragment: str = ""):  # type: ignore[no-untyped-def]

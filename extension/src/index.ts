@@ -2,7 +2,7 @@
 import { clear, h } from "./dom";
 import { formatHash, parseHash, unpack } from "./model";
 import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
-import type { State } from "./panes";
+import type { Host, State } from "./panes";
 import { STYLES } from "./styles";
 import type { Session } from "./types";
 
@@ -17,34 +17,42 @@ function initialState(hash: string): State {
   return (PANES as readonly string[]).includes(link.pane) ? { ...state, pane: link.pane } : state;
 }
 
-export function render(el: HTMLElement, input: Session | Parameters<typeof unpack>[0]): void {
+export type { Host } from "./panes";
+
+/**
+ * Draw the session into `el`. A page of its own (the report) keeps the view in the URL's hash;
+ * a host that embeds the viewer (JupyterLab, the widget) passes `deepLinks: false` and may
+ * open stack frames itself (`openFrame`).
+ */
+export function render(el: HTMLElement, input: Session | Parameters<typeof unpack>[0], host: Host = {}): void {
   const data = unpack(input);
   const root = h("div", { class: "sd" });
   const style = document.createElement("style");
   style.textContent = STYLES;
   clear(el).append(style, root);
-  let state = initialState(typeof location === "undefined" ? "" : location.hash);
+  const deepLinks = host.deepLinks ?? true;
+  let state = initialState(deepLinks && typeof location !== "undefined" ? location.hash : "");
   const go = (change: Partial<State>) => {
     state = { ...state, ...change };
-    if (typeof history !== "undefined" && state.guard) history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
+    if (deepLinks && typeof history !== "undefined" && state.guard) history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
     draw();
   };
   const draw = () => {
-    const pane = h("div", { class: "pane", "data-pane": state.pane }, body(data, state, go));
-    const detail = state.guard ? h("div", { class: "detail" }, guardDetail(data, state.guard, go)) : null;
+    const pane = h("div", { class: "pane", "data-pane": state.pane }, body(data, state, go, host));
+    const detail = state.guard ? h("div", { class: "detail" }, guardDetail(data, state.guard, go, host)) : null;
     root.replaceChildren(header(data), tabs(state, go), h("div", { class: "main" }, pane, detail ?? ""));
   };
   draw();
 }
 
-function body(data: Session, state: State, go: (c: Partial<State>) => void): HTMLElement {
+function body(data: Session, state: State, go: (c: Partial<State>) => void, host: Host): HTMLElement {
   switch (state.pane) {
     case "symbols": return symbolsPane(data, go);
-    case "guards": return guardsPane(data, state, go);
-    case "why": return whyPane(data, state, go);
+    case "guards": return guardsPane(data, state, go, host);
+    case "why": return whyPane(data, state, go, host);
     case "kernels": return kernelsPane(data);
     case "sizes": return sizesPane(data);
-    default: return overview(data, go);
+    default: return overview(data, go, host);
   }
 }
 

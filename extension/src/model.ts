@@ -53,12 +53,12 @@ export function distinct<T>(items: T[], pick: (item: T) => string): string[] {
   return [...new Set(items.map(pick))].sort((a, b) => compareText(a, b));
 }
 
-export interface FrameGroup { frameId: number; name: string; filename: string; compiles: Session["compiles"] }
+export interface FrameGroup { frameId: number; name: string; filename: string; lineno: number; compiles: Session["compiles"] }
 
 export function frames(session: Session): FrameGroup[] {
   const groups = new Map<number, FrameGroup>();
   for (const c of session.compiles) {
-    const group = groups.get(c.frame_id) ?? { frameId: c.frame_id, name: c.name, filename: c.filename, compiles: [] };
+    const group = groups.get(c.frame_id) ?? { frameId: c.frame_id, name: c.name, filename: c.filename, lineno: c.lineno, compiles: [] };
     group.compiles.push(c);
     groups.set(c.frame_id, group);
   }
@@ -69,7 +69,7 @@ export function sources(session: Session): string[] {
   return distinct(session.symbols.flatMap((s) => s.sources.map((source) => ({ source }))), (x) => x.source);
 }
 
-export interface WhyStep { kind: "state" | "guard" | "node" | "line" | "recompile" | "fix"; text: string; guardId?: string }
+export interface WhyStep { kind: "state" | "guard" | "node" | "line" | "recompile" | "fix"; text: string; guardId?: string; frame?: Frame }
 
 export function latestSymbol(session: Session, source: string): SymbolFact | undefined {
   const order = new Map(session.compiles.map((c, i) => [c.compile_id, i]));
@@ -99,7 +99,7 @@ export function guardSteps(g: Guard): WhyStep[] {
   const steps: WhyStep[] = [{ kind: "guard", text: `${g.expr} [${g.cause}, ${g.status}, ${g.phase}]`, guardId: g.id }];
   steps.push({ kind: "node", text: g.fx_node ? `FX node ${g.fx_node}${g.fx_node_inferred ? " (inferred)" : ""}${g.fx_node_target ? ` (${g.fx_node_target})` : ""}` : "no FX node: Python control flow" });
   const frame = g.user_stack[g.user_stack.length - 1];
-  if (frame) steps.push({ kind: "line", text: `${frame.filename}:${frame.lineno}  ${frame.line}` });
+  if (frame) steps.push({ kind: "line", text: `${frame.filename}:${frame.lineno}  ${frame.line}`, frame });
   return steps;
 }
 

@@ -2,18 +2,29 @@
 import { sweepChart } from "./chart";
 import { h, select } from "./dom";
 import { distinct, filterGuards, formatHash, frames, guardSteps, sortGuards, sources, visibleWindow, why } from "./model";
-import type { GuardFilter, SortKey } from "./model";
-import type { Guard, Kernel, Session } from "./types";
+import type { GuardFilter, SortKey, WhyStep } from "./model";
+import type { Frame, Guard, Kernel, Session } from "./types";
 
 export interface State { pane: string; guard?: string; source?: string; filter: GuardFilter; sort: SortKey; descending: boolean }
 export type Go = (change: Partial<State>) => void;
+/** What the page around the viewer offers: JupyterLab opens frames in cells and files. */
+export interface Host { openFrame?: (frame: Frame) => void; deepLinks?: boolean }
 
 const ROW_HEIGHT = 24;
 
-export function overview(session: Session, go: Go): HTMLElement {
+/** A stack frame as text, or as a button that opens it where the host can. */
+export function frameLink(frame: Frame, host: Host, label = `${frame.filename}:${frame.lineno}`): HTMLElement {
+  const open = host.openFrame;
+  if (!open) return h("code", {}, label);
+  return h("button", { class: "frame-link", title: `open ${frame.filename} at line ${frame.lineno}`, "data-frame": `${frame.filename}:${frame.lineno}`,
+    onclick: (e) => { e.stopPropagation(); open(frame); } }, label);
+}
+
+export function overview(session: Session, go: Go, host: Host = {}): HTMLElement {
   const root = h("div");
   for (const frame of frames(session)) {
-    root.appendChild(h("h3", {}, `frame ${frame.name}`, h("span", { class: "muted" }, `  ${frame.filename}`)));
+    const where = { filename: frame.filename, lineno: frame.lineno, name: frame.name, line: "" };
+    root.appendChild(h("h3", {}, `frame ${frame.name}  `, h("span", { class: "muted" }, frameLink(where, host))));
     const line = h("div", { class: "timeline" });
     frame.compiles.forEach((c, i) => {
       const recompile = session.recompiles.find((r) => r.compile_id === c.compile_id);
@@ -40,7 +51,7 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
   return h("table", {}, h("thead", {}, h("tr", {}, ...["compile", "symbol", "sources", "hint", "range", "state", "cause"].map((t) => h("th", {}, t)))), body);
 }
 
-export function guardsPane(session: Session, state: State, go: Go): HTMLElement {
+export function guardsPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const filter = state.filter;
   const pick = (key: keyof GuardFilter, options: string[]) =>
     select(options, filter[key] ?? "", key, (v) => go({ filter: { ...filter, [key]: v || undefined } }));
@@ -53,17 +64,17 @@ export function guardsPane(session: Session, state: State, go: Go): HTMLElement 
     pick("cause", distinct(session.guards, (g) => g.cause)), pick("status", distinct(session.guards, (g) => g.status)),
     pick("compile", distinct(session.guards, (g) => g.compile_id)), pick("phase", distinct(session.guards, (g) => g.phase)),
     text, h("span", { class: "muted", "data-count": String(rows.length) }, `${rows.length} of ${session.guards.length} guards`));
-  return h("div", {}, filters, virtualTable(rows, state, go));
+  return h("div", {}, filters, virtualTable(rows, state, go, host));
 }
 
-function virtualTable(rows: Guard[], state: State, go: Go): HTMLElement {
+function virtualTable(rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
   const columns: [SortKey, string][] = [["compile_id", "compile"], ["expr", "guard"], ["cause", "cause"], ["status", "status"], ["phase", "phase"]];
   const head = h("tr", {}, ...columns.map(([key, label]) => h("th", { onclick: () => go({ sort: key, descending: state.sort === key ? !state.descending : false }) }, label + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""))), h("th", {}, "user line"));
   const body = h("tbody");
   const scroll = h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), body));
   const draw = () => {
     const [first, last] = visibleWindow(scroll.scrollTop, scroll.clientHeight || 480, ROW_HEIGHT, rows.length);
-    body.replaceChildren(spacer(first * ROW_HEIGHT), ...rows.slice(first, last).map((g) => guardRow(g, state, go)), spacer((rows.length - last) * ROW_HEIGHT));
+    body.replaceChildren(spacer(first * ROW_HEIGHT), ...rows.slice(first, last).map((g) => guardRow(g, state, go, host)), spacer((rows.length - last) * ROW_HEIGHT));
   };
   scroll.addEventListener("scroll", draw);
   requestAnimationFrame(draw);
@@ -77,17 +88,18 @@ function spacer(height: number): HTMLElement {
   return row;
 }
 
-function guardRow(g: Guard, state: State, go: Go): HTMLElement {
+function guardRow(g: Guard, state: State, go: Go, host: Host): HTMLElement {
   const frame = g.user_stack[g.user_stack.length - 1];
+  const where = frame ? `${basename(frame.filename)}:${frame.lineno}` : "";
   return h("tr", { class: `row${state.guard === g.id ? " on" : ""}`, "data-guard": g.id, onclick: () => go({ guard: g.id }) },
     h("td", {}, g.compile_id), h("td", { title: g.expr }, g.expr), h("td", {}, h("span", { class: `cause ${g.cause}` }, g.cause)),
-    h("td", {}, g.status), h("td", {}, g.phase), h("td", { title: frame?.line ?? "" }, frame ? `${basename(frame.filename)}:${frame.lineno}` : ""));
+    h("td", {}, g.status), h("td", {}, g.phase), h("td", { title: frame?.line ?? "" }, frame ? (host.openFrame ? frameLink(frame, host, where) : where) : ""));
 }
 
-export function guardDetail(session: Session, id: string, go: Go): HTMLElement {
+export function guardDetail(session: Session, id: string, go: Go, host: Host = {}): HTMLElement {
   const g = session.guards.find((x) => x.id === id);
   if (!g) return h("div", { class: "muted" }, `no guard ${id}`);
-  const stack = (frames: Guard["user_stack"]) => h("ol", {}, ...frames.map((f) => h("li", {}, h("code", {}, `${f.filename}:${f.lineno} in ${f.name}`), f.line ? h("pre", {}, f.line) : null)));
+  const stack = (frames: Frame[]) => h("ol", {}, ...frames.map((f) => h("li", {}, frameLink(f, host, `${f.filename}:${f.lineno} in ${f.name}`), f.line ? h("pre", {}, f.line) : null)));
   const copy = h("button", { onclick: () => navigator.clipboard?.writeText(g.fix ?? "") }, "copy");
   return h("div", { "data-detail": g.id },
     h("h3", {}, h("code", {}, g.expr)),
@@ -99,13 +111,20 @@ export function guardDetail(session: Session, id: string, go: Go): HTMLElement {
     h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`));
 }
 
-export function whyPane(session: Session, state: State, go: Go): HTMLElement {
+export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const all = sources(session);
   const chosen = state.source ?? all[0] ?? "";
   const steps = chosen ? why(session, chosen) : [];
   const list = h("ol", { class: "steps" }, ...steps.map((s) =>
-    h("li", { "data-kind": s.kind }, s.guardId ? h("span", { class: "guard", onclick: () => go({ pane: "guards", guard: s.guardId }) }, s.text) : s.kind === "fix" ? h("pre", {}, s.text) : s.text)));
+    h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
   return h("div", {}, select(all, chosen, "source", (v) => go({ source: v })), list);
+}
+
+function whyStep(s: WhyStep, go: Go, host: Host): HTMLElement | string {
+  if (s.guardId) return h("span", { class: "guard", onclick: () => go({ pane: "guards", guard: s.guardId }) }, s.text);
+  if (s.kind === "fix") return h("pre", {}, s.text);
+  if (s.frame && host.openFrame) return h("span", {}, frameLink(s.frame, host), `  ${s.frame.line}`);
+  return s.text;
 }
 
 export function kernelsPane(session: Session): HTMLElement {

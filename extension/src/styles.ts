@@ -32,4 +32,5 @@ export const STYLES = `
 .sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }
 .sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }
 .sd .problems { color: #9a6700; }
+.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }
 `;

@@ -37,7 +37,7 @@ export default {
       const data = JSON.parse(model.get("session_json") || "{}") as Session;
       const names = [...new Set((data.compiles ?? []).map((c) => c.name))];
       frame.replaceChildren(...names.map((n) => { const o = document.createElement("option"); o.value = o.textContent = n; return o; }));
-      renderViewer(viewer, data);
+      renderViewer(viewer, data, { deepLinks: false });
     };
     const showResults = () => {
       const items = (model.get("results") ?? []) as Result[];

@@ -66,6 +66,7 @@ function u(e) {
 			frameId: n.frame_id,
 			name: n.name,
 			filename: n.filename,
+			lineno: n.lineno,
 			compiles: []
 		};
 		e.compiles.push(n), t.set(n.frame_id, e);
@@ -111,7 +112,8 @@ function m(e) {
 	let n = e.user_stack[e.user_stack.length - 1];
 	return n && t.push({
 		kind: "line",
-		text: `${n.filename}:${n.lineno}  ${n.line}`
+		text: `${n.filename}:${n.lineno}  ${n.line}`,
+		frame: n
 	}), t;
 }
 function h(e, t, n) {
@@ -177,32 +179,49 @@ function x(e) {
 		}
 	}), s;
 }
-function S(t, n) {
-	let r = e("div");
-	for (let i of u(t)) {
-		r.appendChild(e("h3", {}, `frame ${i.name}`, e("span", { class: "muted" }, `  ${i.filename}`)));
-		let a = e("div", { class: "timeline" });
-		i.compiles.forEach((r, i) => {
-			let o = t.recompiles.find((e) => e.compile_id === r.compile_id);
-			i > 0 && a.appendChild(e("span", {
+function S(t, n, r = `${t.filename}:${t.lineno}`) {
+	let i = n.openFrame;
+	return i ? e("button", {
+		class: "frame-link",
+		title: `open ${t.filename} at line ${t.lineno}`,
+		"data-frame": `${t.filename}:${t.lineno}`,
+		onclick: (e) => {
+			e.stopPropagation(), i(t);
+		}
+	}, r) : e("code", {}, r);
+}
+function C(t, n, r = {}) {
+	let i = e("div");
+	for (let a of u(t)) {
+		let o = {
+			filename: a.filename,
+			lineno: a.lineno,
+			name: a.name,
+			line: ""
+		};
+		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, S(o, r))));
+		let s = e("div", { class: "timeline" });
+		a.compiles.forEach((r, i) => {
+			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
+			i > 0 && s.appendChild(e("span", {
 				class: "arrow",
-				title: o?.reasons.join("\n") ?? ""
-			}, `→ ${o ? o.cause : ""} →`));
-			let s = `${r.compile_id}${r.status === "ok" ? "" : ` (${r.status})`}`;
-			a.appendChild(e("span", {
+				title: a?.reasons.join("\n") ?? ""
+			}, `→ ${a ? a.cause : ""} →`));
+			let o = `${r.compile_id}${r.status === "ok" ? "" : ` (${r.status})`}`;
+			s.appendChild(e("span", {
 				class: `compile ${r.status}`,
 				"data-compile": r.compile_id,
 				onclick: () => n({
 					pane: "guards",
 					filter: { compile: r.compile_id }
 				})
-			}, s));
-		}), r.appendChild(a);
-		for (let n of t.recompiles.filter((e) => i.compiles.some((t) => t.compile_id === e.compile_id))) r.appendChild(e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` ${n.compile_id}: ${n.reasons[0] ?? ""}`));
+			}, o));
+		}), i.appendChild(s);
+		for (let n of t.recompiles.filter((e) => a.compiles.some((t) => t.compile_id === e.compile_id))) i.appendChild(e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` ${n.compile_id}: ${n.reasons[0] ?? ""}`));
 	}
-	return r;
+	return i;
 }
-function C(t, n) {
+function w(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -224,23 +243,23 @@ function C(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function w(t, n, i) {
-	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
-		...o,
+function T(t, n, i, o = {}) {
+	let c = n.filter, u = (e, t) => r(t, c[e] ?? "", e, (t) => i({ filter: {
+		...c,
 		[e]: t || void 0
-	} })), u = document.createElement("input");
-	u.placeholder = "search expr, node, source, line", u.value = o.text ?? "", u.addEventListener("change", () => i({ filter: {
-		...o,
-		text: u.value || void 0
+	} })), d = document.createElement("input");
+	d.placeholder = "search expr, node, source, line", d.value = c.text ?? "", d.addEventListener("change", () => i({ filter: {
+		...c,
+		text: d.value || void 0
 	} }));
-	let d = s(a(t.guards, o), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, c("cause", l(t.guards, (e) => e.cause)), c("status", l(t.guards, (e) => e.status)), c("compile", l(t.guards, (e) => e.compile_id)), c("phase", l(t.guards, (e) => e.phase)), u, e("span", {
+	let f = s(a(t.guards, c), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, u("cause", l(t.guards, (e) => e.cause)), u("status", l(t.guards, (e) => e.status)), u("compile", l(t.guards, (e) => e.compile_id)), u("phase", l(t.guards, (e) => e.phase)), d, e("span", {
 		class: "muted",
-		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), T(d, n, i));
+		"data-count": String(f.length)
+	}, `${f.length} of ${t.guards.length} guards`)), E(f, n, i, o));
 }
-function T(t, n, r) {
-	let i = e("tr", {}, ...[
+function E(t, n, r, i) {
+	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
 		["cause", "cause"],
@@ -249,63 +268,66 @@ function T(t, n, r) {
 	].map(([t, i]) => e("th", { onclick: () => r({
 		sort: t,
 		descending: n.sort === t && !n.descending
-	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), a = e("tbody"), o = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, i), a)), s = () => {
-		let [e, i] = v(o.scrollTop, o.clientHeight || 480, 24, t.length);
-		a.replaceChildren(E(e * 24), ...t.slice(e, i).map((e) => D(e, n, r)), E((t.length - i) * 24));
+	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
+		let [e, a] = v(s.scrollTop, s.clientHeight || 480, 24, t.length);
+		o.replaceChildren(D(e * 24), ...t.slice(e, a).map((e) => O(e, n, r, i)), D((t.length - a) * 24));
 	};
-	return o.addEventListener("scroll", s), requestAnimationFrame(s), s(), o;
+	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function E(t) {
+function D(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function D(t, n, r) {
-	let i = t.user_stack[t.user_stack.length - 1];
+function O(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${I(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: i?.line ?? "" }, i ? `${P(i.filename)}:${i.lineno}` : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? S(a, i, o) : o : ""));
 }
-function O(t, n, r) {
-	let i = t.guards.find((e) => e.id === n);
-	if (!i) return e("div", { class: "muted" }, `no guard ${n}`);
-	let a = (t) => e("ol", {}, ...t.map((t) => e("li", {}, e("code", {}, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), o = e("button", { onclick: () => navigator.clipboard?.writeText(i.fix ?? "") }, "copy");
-	return e("div", { "data-detail": i.id }, e("h3", {}, e("code", {}, i.expr)), e("p", {}, e("span", { class: `cause ${i.cause}` }, i.cause), ` ${i.status}, ${i.phase}, compile ${i.compile_id}`, e("a", { onclick: () => r({
+function k(t, n, r, i = {}) {
+	let a = t.guards.find((e) => e.id === n);
+	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, S(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), s = e("button", { onclick: () => navigator.clipboard?.writeText(a.fix ?? "") }, "copy");
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
-		guard: i.id
-	}) }, "")), e("p", {}, i.fx_node ? `FX node: ${i.fx_node}${i.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${i.instruction ? `, ${i.instruction}` : ""})`, i.kernel ? `; kernel ${i.kernel}` : ""), e("h4", {}, "user stack"), a(i.user_stack), e("details", {}, e("summary", {}, `framework stack (${i.framework_stack.length})`), a(i.framework_stack)), i.fix ? e("div", {}, e("h4", {}, "fix ", o), e("pre", { class: "fix" }, i.fix)) : null, e("p", { class: "muted" }, `link: ${_({
+		guard: a.id
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), a.fix ? e("div", {}, e("h4", {}, "fix ", s), e("pre", { class: "fix" }, a.fix)) : null, e("p", { class: "muted" }, `link: ${_({
 		pane: "guard",
-		id: i.id
+		id: a.id
 	})}`));
 }
-function k(t, n, i) {
-	let a = d(t), o = n.source ?? a[0] ?? "", s = e("ol", { class: "steps" }, ...(o ? p(t, o) : []).map((t) => e("li", { "data-kind": t.kind }, t.guardId ? e("span", {
+function A(t, n, i, a = {}) {
+	let o = d(t), s = n.source ?? o[0] ?? "", c = e("ol", { class: "steps" }, ...(s ? p(t, s) : []).map((t) => e("li", { "data-kind": t.kind }, j(t, i, a))));
+	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), c);
+}
+function j(t, n, r) {
+	return t.guardId ? e("span", {
 		class: "guard",
-		onclick: () => i({
+		onclick: () => n({
 			pane: "guards",
 			guard: t.guardId
 		})
-	}, t.text) : t.kind === "fix" ? e("pre", {}, t.text) : t.text)));
-	return e("div", {}, r(a, o, "source", (e) => i({ source: e })), s);
+	}, t.text) : t.kind === "fix" ? e("pre", {}, t.text) : t.frame && r.openFrame ? e("span", {}, S(t.frame, r), `  ${t.frame.line}`) : t.text;
 }
-function A(t) {
+function M(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(j(e));
+	for (let e of t.kernels) n.appendChild(N(e));
 	return n;
 }
-function j(t) {
+function N(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), M(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), P(t.source));
 }
-function M(t) {
+function P(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function N(t) {
+function F(t) {
 	let n = t.sweeps ?? [];
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
@@ -315,11 +337,11 @@ function N(t) {
 	}
 	return r;
 }
-function P(e) {
+function I(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var F = [
+var L = [
 	"overview",
 	"symbols",
 	"guards",
@@ -327,7 +349,7 @@ var F = [
 	"kernels",
 	"sizes"
 ];
-function I(e) {
+function R(e) {
 	let t = g(e), n = {
 		pane: "overview",
 		filter: {},
@@ -346,54 +368,54 @@ function I(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : F.includes(t.pane) ? {
+	} : L.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function L(t, r) {
-	let a = i(r), o = e("div", { class: "sd" }), s = document.createElement("style");
-	s.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n", n(t).append(s, o);
-	let c = I(typeof location > "u" ? "" : location.hash), l = (e) => {
-		c = {
-			...c,
+function z(t, r, a = {}) {
+	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
+	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
+	let l = a.deepLinks ?? !0, u = R(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+		u = {
+			...u,
 			...e
-		}, typeof history < "u" && c.guard && history.replaceState(null, "", _({
+		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", _({
 			pane: "guard",
-			id: c.guard
-		})), u();
-	}, u = () => {
+			id: u.guard
+		})), f();
+	}, f = () => {
 		let t = e("div", {
 			class: "pane",
-			"data-pane": c.pane
-		}, R(a, c, l)), n = c.guard ? e("div", { class: "detail" }, O(a, c.guard, l)) : null;
-		o.replaceChildren(z(a), B(c, l), e("div", { class: "main" }, t, n ?? ""));
+			"data-pane": u.pane
+		}, B(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, k(o, u.guard, d, a)) : null;
+		s.replaceChildren(V(o), H(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
-	u();
+	f();
 }
-function R(e, t, n) {
+function B(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return C(e, n);
-		case "guards": return w(e, t, n);
-		case "why": return k(e, t, n);
-		case "kernels": return A(e);
-		case "sizes": return N(e);
-		default: return S(e, n);
+		case "symbols": return w(e, n);
+		case "guards": return T(e, t, n, r);
+		case "why": return A(e, t, n, r);
+		case "kernels": return M(e);
+		case "sizes": return F(e);
+		default: return C(e, n, r);
 	}
 }
-function z(t) {
+function V(t) {
 	let n = Object.entries(t.problems ?? {}).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function B(t, n) {
-	return e("nav", {}, ...F.map((r) => e("button", {
+function H(t, n) {
+	return e("nav", {}, ...L.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var V = { render({ model: t, el: n }) {
+var U = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -422,7 +444,7 @@ var V = { render({ model: t, el: n }) {
 		o.replaceChildren(...n.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), L(r, e);
+		})), z(r, e, { deepLinks: !1 });
 	}, f = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -431,4 +453,4 @@ var V = { render({ model: t, el: n }) {
 		a.textContent = t.get("error") ?? "";
 	}), n.replaceChildren(u, a, i, r), d(), f();
 } };
-export { V as default };
+export { U as default };

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
+
+# torch warns once that the caches we turned off include profile-guided dynamism
+# (torch/_dynamo/pgo.py); that is what capture asked for, so the user need not see it.
+warnings.filterwarnings(
+    "ignore", message="dynamo_pgo force disabled by torch.compiler.config", category=UserWarning
+)
 
 
 @contextmanager

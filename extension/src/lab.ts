@@ -1,0 +1,121 @@
+// The JupyterLab 4 extension: a renderer for symdebug's session MIME type (the same viewer as
+// the report, so a saved notebook reopens interactive without a kernel), jump to source from
+// stack frames, and a command that exports the selected output as an HTML report.
+import type { JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { ICommandPalette, Notification } from "@jupyterlab/apputils";
+import { PageConfig, PathExt } from "@jupyterlab/coreutils";
+import { IDocumentManager } from "@jupyterlab/docmanager";
+import { INotebookTracker } from "@jupyterlab/notebook";
+import type { NotebookPanel } from "@jupyterlab/notebook";
+import { IRenderMimeRegistry } from "@jupyterlab/rendermime";
+import type { IRenderMime } from "@jupyterlab/rendermime-interfaces";
+import { Widget } from "@lumino/widgets";
+import { render } from "./index";
+import { cellNumber, reportFromBundle, reportPath, serverRelative } from "./labpaths";
+import type { Frame, Session } from "./types";
+
+export const MIME_TYPE = "application/vnd.symdebug.session.v1+json";
+const EXPORT = "symdebug:export-report";
+
+interface Editor { setCursorPosition(p: { line: number; column: number }): void; revealPosition?(p: { line: number; column: number }): void; focus(): void }
+interface Outputs { length: number; get(i: number): { data: Record<string, unknown> } }
+
+/** One symdebug output: the viewer, told how to open frames from inside this page. */
+class SessionOutput extends Widget implements IRenderMime.IRenderer {
+  constructor(private readonly openFrame: (frame: Frame, from: HTMLElement) => void) {
+    super();
+    this.addClass("jp-SymdebugOutput");
+  }
+
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const data = model.data[MIME_TYPE] as unknown as Session;
+    render(this.node, data, { deepLinks: false, openFrame: (frame) => this.openFrame(frame, this.node) });
+  }
+}
+
+function placeCursor(editor: Editor | null | undefined, lineno: number): void {
+  const position = { line: Math.max(0, lineno - 1), column: 0 };
+  editor?.setCursorPosition(position);
+  editor?.revealPosition?.(position);
+}
+
+async function openCell(panel: NotebookPanel, count: number, lineno: number): Promise<boolean> {
+  const notebook = panel.content;
+  const index = notebook.widgets.findIndex((cell) =>
+    cell.model.type === "code" && (cell.model as unknown as { executionCount: number | null }).executionCount === count);
+  if (index < 0) return false;
+  notebook.deselectAll();
+  notebook.activeCellIndex = index;
+  await notebook.scrollToItem(index, "center");
+  placeCursor(notebook.activeCell?.editor as Editor | null | undefined, lineno);
+  return true;
+}
+
+async function openFile(docs: IDocumentManager, frame: Frame): Promise<void> {
+  const path = serverRelative(frame.filename, PageConfig.getOption("serverRoot"));
+  if (path === null) {
+    Notification.warning(`symdebug: ${frame.filename} lies outside the Jupyter server's root, so it cannot be opened here`);
+    return;
+  }
+  const widget = docs.openOrReveal(path, "Editor");
+  if (!widget) return;
+  await widget.context.ready;
+  placeCursor((widget.content as unknown as { editor?: Editor }).editor, frame.lineno);
+}
+
+function frameOpener(app: JupyterFrontEnd, tracker: INotebookTracker, docs: IDocumentManager) {
+  return async (frame: Frame, from: HTMLElement): Promise<void> => {
+    const count = cellNumber(frame.filename);
+    if (count === null) return openFile(docs, frame);
+    const panel = tracker.find((p) => p.node.contains(from)) ?? tracker.currentWidget;
+    if (panel && (await openCell(panel, count, frame.lineno))) {
+      app.shell.activateById(panel.id);
+      return;
+    }
+    Notification.warning(`symdebug: no cell [${count}] in this notebook (was it re-run?)`);
+  };
+}
+
+function selectedBundle(tracker: INotebookTracker): Record<string, unknown> | null {
+  const outputs = (tracker.activeCell?.model as unknown as { outputs?: Outputs } | undefined)?.outputs;
+  for (let i = (outputs?.length ?? 0) - 1; i >= 0; i--) {
+    const data = outputs!.get(i).data;
+    if (MIME_TYPE in data) return data;
+  }
+  return null;
+}
+
+async function exportReport(app: JupyterFrontEnd, tracker: INotebookTracker): Promise<string | null> {
+  const panel = tracker.currentWidget;
+  const bundle = selectedBundle(tracker);
+  const report = bundle ? reportFromBundle(bundle) : null;
+  if (!panel || !report) {
+    Notification.error("symdebug: select a cell whose output is a symdebug session");
+    return null;
+  }
+  const path = reportPath(panel.context.path, tracker.activeCell?.model.id ?? "output");
+  await app.serviceManager.contents.save(path, { type: "file", format: "text", content: report });
+  Notification.success(`symdebug: wrote ${path}`);
+  return path;
+}
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: "symdebug:plugin",
+  description: "symdebug's session viewer in notebook outputs, with jump to source and HTML export.",
+  autoStart: true,
+  requires: [IRenderMimeRegistry, INotebookTracker, IDocumentManager],
+  optional: [ICommandPalette],
+  activate: (app: JupyterFrontEnd, registry: IRenderMimeRegistry, tracker: INotebookTracker, docs: IDocumentManager, palette: ICommandPalette | null) => {
+    const open = frameOpener(app, tracker, docs);
+    // Rank 10 puts the viewer before text/html (the report in an iframe, for other frontends).
+    registry.addFactory({ safe: true, mimeTypes: [MIME_TYPE], defaultRank: 10, createRenderer: () => new SessionOutput(open) }, 10);
+    app.commands.addCommand(EXPORT, {
+      label: "symdebug: Export Selected Output as HTML Report",
+      isEnabled: () => tracker.currentWidget !== null,
+      execute: () => exportReport(app, tracker),
+    });
+    palette?.addItem({ command: EXPORT, category: "symdebug" });
+  },
+};
+
+export default plugin;

@@ -1,0 +1,220 @@
+"""The JupyterLab extension in a real JupyterLab and Debian's Chromium.
+
+A notebook is executed once (nbclient, a real kernel) and saved with its symdebug output.
+JupyterLab then serves it on localhost with no kernel able to start, and the saved output must
+come back as the interactive viewer; clicking a frame in a cell activates that cell, a frame in
+a file opens the file at its line, and the command palette exports the output as a report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from symdebug.renderers.notebook import MIME_TYPE
+
+pytest.importorskip("playwright.sync_api")
+pytest.importorskip("jupyterlab")
+REPO = Path(__file__).resolve().parents[1]
+SHOTS = REPO / "out" / "screenshots"
+
+SHAPES_PY = '''def head(x):
+    if x.shape[0] > 4:
+        return x * 2
+    return x + 1
+'''
+CELLS = [
+    "%load_ext symdebug\nimport torch\nfrom shapes import head",
+    "def f(x):\n    y = x.view(-1, 2)\n    return head(y)",
+    '%%symdebug\ncf = torch.compile(f, backend="eager", dynamic=True)\ncf(torch.randn(16))',
+]
+
+
+@dataclass(frozen=True)
+class Lab:
+    """A JupyterLab server of this test: where it serves, its token and its root folder."""
+
+    url: str
+    token: str
+    root: Path
+
+    def api(self, path: str) -> object:
+        request = urllib.request.Request(
+            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - localhost
+            return json.load(response)
+
+
+def _saved_notebook(root: Path) -> Path:
+    """Run the notebook in a real kernel and save it with its outputs."""
+    (root / "shapes.py").write_text(SHAPES_PY)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(root)}}).execute()
+    path = root / "saved.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def _isolated_jupyter(base: Path) -> dict[str, str]:
+    """Jupyter dirs of the test's own: the extension as pip installs it, and no kernels."""
+    data, config = base / "data", base / "config"
+    extension = data / "labextensions" / "symdebug"
+    shutil.copytree(REPO / "symdebug" / "labextension", extension)
+    shutil.copy(REPO / "extension" / "install.json", extension)
+    config.mkdir()
+    no_kernels = {"KernelSpecManager": {"allowed_kernelspecs": ["no-such-kernel"]}}
+    (config / "jupyter_server_config.json").write_text(json.dumps(no_kernels))
+    # No news and no update check: nothing leaves localhost.
+    settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    return {
+        "JUPYTER_DATA_DIR": str(data),
+        "JUPYTER_CONFIG_DIR": str(config),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_up(lab: Lab, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"JupyterLab exited while starting:\n{log.read_text()}"
+        try:
+            lab.api("/api/status")
+            return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail("JupyterLab did not answer within 120 s")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    root = tmp_path_factory.mktemp("notebooks")
+    _saved_notebook(root)
+    # The token reaches the server through its environment, never a command line.
+    token = secrets.token_hex(24)
+    env = {**os.environ, **_isolated_jupyter(tmp_path_factory.mktemp("jupyter"))}
+    env["JUPYTER_TOKEN"] = token
+    port = _free_port()
+    args = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}"]
+    args.append("--allow-root")  # CI and this sandbox run as root
+    args.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
+    log = root.parent / "jupyterlab.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", *args], env=env, stdout=sink, stderr=sink
+        )
+    lab = Lab(f"http://127.0.0.1:{port}", token, root)
+    try:
+        _wait_until_up(lab, server, log)
+        yield lab
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{lab.url}/lab/tree/saved.ipynb?token={lab.token}")
+    dialog = page.locator(".jp-Dialog")
+    output = page.locator(".jp-SymdebugOutput .sd header")
+    output.or_(dialog).first.wait_for(timeout=90_000)
+    if dialog.count():  # "Select Kernel": there is none to select
+        dialog.locator(".jp-mod-reject").first.click()
+    output.wait_for(timeout=60_000)
+    page.errors = errors
+    yield page
+    page.close()
+
+
+def test_saved_output_is_the_interactive_viewer_without_a_kernel(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert lab.api("/api/kernels") == []
+    saved = nbformat.read(lab.root / "saved.ipynb", as_version=4)
+    assert any(MIME_TYPE in o.get("data", {}) for o in saved.cells[2].outputs)
+    view = page.locator(".jp-SymdebugOutput")
+    assert view.count() == 1
+    assert page.locator(".jp-SymdebugOutput iframe").count() == 0  # not the HTML fallback
+    view.locator("[data-tab=guards]").click()
+    rows = view.locator("tr[data-guard]")
+    rows.first.wait_for()
+    assert rows.count() >= 2
+    view.locator("select[aria-label=cause]").select_option("user_branch")
+    assert view.locator("tr[data-guard]").count() >= 1
+    view.locator("select[aria-label=cause]").select_option("")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "jupyterlab.png"))
+    assert page.url.endswith("saved.ipynb?token=" + lab.token) or "#" not in page.url
+    assert not page.errors
+
+
+def _active_cell_text(page) -> str:  # type: ignore[no-untyped-def]
+    return page.locator(".jp-Notebook .jp-Cell.jp-mod-active .jp-InputArea-editor").inner_text()
+
+
+def test_clicking_a_cell_frame_activates_that_cell(page) -> None:  # type: ignore[no-untyped-def]
+    page.locator(".jp-Notebook .jp-Cell").first.click()
+    assert "load_ext" in _active_cell_text(page)
+    view = page.locator(".jp-SymdebugOutput")
+    view.locator("[data-tab=guards]").click()
+    link = view.locator("button.frame-link[data-frame^='Cell [2]']").first
+    link.wait_for()
+    link.click()
+    page.wait_for_function(
+        "() => document.querySelector('.jp-Cell.jp-mod-active')?.innerText.includes('def f(x)')"
+    )
+    assert "y = x.view(-1, 2)" in _active_cell_text(page)
+
+
+def test_clicking_a_file_frame_opens_the_file_at_its_line(page) -> None:  # type: ignore[no-untyped-def]
+    view = page.locator(".jp-SymdebugOutput")
+    view.locator("[data-tab=guards]").click()
+    link = view.locator("button.frame-link[data-frame$='shapes.py:2']").first
+    link.wait_for()
+    link.click()
+    editor = page.locator(".jp-FileEditor .cm-content")
+    editor.wait_for(timeout=30_000)
+    assert "def head(x)" in editor.inner_text()
+    # The status bar shows where the editor's cursor is.
+    page.locator("#jp-main-statusbar").get_by_text("Ln 2, Col 1").wait_for(timeout=10_000)
+    page.locator(".lm-TabBar-tab", has_text="saved.ipynb").first.click()
+
+
+def test_command_palette_exports_the_selected_output(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-InputPrompt").click()
+    page.keyboard.press("Control+Shift+c")
+    palette = page.locator(".lm-CommandPalette-input")
+    palette.wait_for()
+    palette.fill("symdebug: export")
+    page.locator(".lm-CommandPalette-item", has_text="Export Selected Output").first.click()
+    deadline = time.monotonic() + 30
+    while not list(lab.root.glob("saved-symdebug-*.html")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    (report,) = lab.root.glob("saved-symdebug-*.html")
+    html = report.read_text()
+    assert html.startswith("<!doctype html>") and 'id="symdebug-data"' in html
+    assert "Content-Security-Policy" in html and "Cell [2]" in html
