@@ -8,6 +8,7 @@ from contextlib import ExitStack, contextmanager
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.handler import CaptureHandler
+from symdebug.notebook import cell_aliases
 from symdebug.session import Session
 
 __all__ = ["Capture", "attached", "capture", "start", "stop"]
@@ -18,6 +19,7 @@ class Capture:
 
     def __init__(self, *, disable_caches: bool = True) -> None:
         self.handler = CaptureHandler()
+        self.handler.alias_provider = cell_aliases  # frames in notebook cells read "Cell [N]"
         self.session = Session.live(self.handler)
         self._disable_caches = disable_caches
         self._stack: ExitStack | None = None

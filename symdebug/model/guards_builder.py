@@ -132,7 +132,11 @@ def build_guards(group: CompileEvents, strings: Mapping[int, str]) -> list[Guard
     guards: dict[str, Guard] = {}
     for event in group.named("guard_added_fast"):
         guard = guard_from_event(event, compile_id, strings)
-        guards.setdefault(guard.expr, guard)
+        kept = guards.get(guard.expr)
+        # The same expression can be evaluated first under suppressed guards (fake tensor
+        # cache checks) and installed later by another op: the installed one is its provenance.
+        if kept is None or (kept.status == "suppressed" and guard.status != "suppressed"):
+            guards[guard.expr] = guard
     env = group.last(SHAPE_ENV)
     if env is not None:
         _reconcile_with_shape_env(guards, env.body, compile_id)

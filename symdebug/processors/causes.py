@@ -73,9 +73,17 @@ def _value_changed_before(spec: Specialization, history: list[Specialization]) -
 
 
 def specialization_cause(
-    spec: Specialization, compile_: Compile | None, history: list[Specialization]
+    spec: Specialization,
+    compile_: Compile | None,
+    history: list[Specialization],
+    *,
+    was_dynamic: bool = False,
 ) -> str:
-    """The cause of one specialization; ``history`` holds earlier ones of the same source."""
+    """The cause of one specialization; ``history`` holds earlier ones of the same source.
+
+    ``was_dynamic``: an earlier compile of the frame had the source as a symbol, so it is
+    dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.
+    """
     if _violated(spec, compile_):
         return "mark_dynamic_violated"
     if spec.guards:
@@ -90,7 +98,9 @@ def specialization_cause(
             if static_compile and is_argument and unchanged
             else "int_specialized"
         )
-    if spec.value in (0, 1) and (not static_compile or _value_changed_before(spec, history)):
+    if spec.value in (0, 1) and (
+        not static_compile or was_dynamic or _value_changed_before(spec, history)
+    ):
         return "zero_one"
     return "static_by_default" if static_compile else "unknown"
 
@@ -98,10 +108,20 @@ def specialization_cause(
 def classify_specializations(facts: Facts) -> None:
     """Set ``cause`` on every specialization, in compile order."""
     compiles = {c.compile_id: c for c in facts.compiles}
+    order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
+    symbolic: dict[tuple[int, str], int] = {}  # (frame, source) -> first compile with a symbol
+    for symbol in facts.symbols:
+        compile_ = compiles.get(symbol.compile_id)
+        for source in symbol.sources if compile_ is not None else []:
+            key = (compile_.frame_id, source)
+            symbolic[key] = min(
+                symbolic.get(key, order[symbol.compile_id]), order[symbol.compile_id]
+            )
     seen: dict[tuple[int, str], list[Specialization]] = {}
     for spec in facts.specializations:
         compile_ = compiles.get(spec.compile_id)
         frame = compile_.frame_id if compile_ is not None else -1
         history = seen.setdefault((frame, spec.source), [])
-        spec.cause = specialization_cause(spec, compile_, history)
+        was_dynamic = symbolic.get((frame, spec.source), len(order)) < order.get(spec.compile_id, 0)
+        spec.cause = specialization_cause(spec, compile_, history, was_dynamic=was_dynamic)
         history.append(spec)
