@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
 	$(PY) -m pip install -q -e '.[dev]'
+	# An editable install skips the wheel's share/ files: link the prebuilt lab extension.
+	$(VENV)/bin/jupyter-builder develop --overwrite . >/dev/null
 	touch $(STAMP)
 
 demo: setup
