@@ -214,10 +214,23 @@ def test_command_palette_exports_the_selected_output(page, lab: Lab) -> None:  #
     palette.wait_for()
     palette.fill("symdebug: export")
     page.locator(".lm-CommandPalette-item", has_text="Export Selected Output").first.click()
+    html = _exported(lab).read_text()
+    assert html.startswith("<!doctype html>") and 'id="symdebug-data"' in html
+    assert "Content-Security-Policy" in html and "Cell [2]" in html
+
+
+def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    for old in lab.root.glob("saved-symdebug-*.html"):
+        old.unlink()
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+    page.locator(".jp-SymdebugOutput header").click(button="right")
+    page.locator(".lm-Menu-item", has_text="Export Selected Output").click()
+    assert "Cell [2]" in _exported(lab).read_text()
+
+
+def _exported(lab: Lab) -> Path:
     deadline = time.monotonic() + 30
     while not list(lab.root.glob("saved-symdebug-*.html")) and time.monotonic() < deadline:
         time.sleep(0.2)
     (report,) = lab.root.glob("saved-symdebug-*.html")
-    html = report.read_text()
-    assert html.startswith("<!doctype html>") and 'id="symdebug-data"' in html
-    assert "Content-Security-Policy" in html and "Cell [2]" in html
+    return report

@@ -115,6 +115,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       execute: () => exportReport(app, tracker),
     });
     palette?.addItem({ command: EXPORT, category: "symdebug" });
+    app.contextMenu.addItem({ command: EXPORT, selector: ".jp-SymdebugOutput", rank: 0 });
   },
 };
 
