@@ -56,7 +56,7 @@ class Lab:
         request = urllib.request.Request(
             f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
         )
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - localhost
+        with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
 
 
@@ -103,9 +103,10 @@ def _wait_until_up(lab: Lab, server: subprocess.Popen[bytes], log: Path) -> None
         assert server.poll() is None, f"JupyterLab exited while starting:\n{log.read_text()}"
         try:
             lab.api("/api/status")
-            return
         except OSError:
             time.sleep(0.5)
+        else:
+            return
     pytest.fail("JupyterLab did not answer within 120 s")
 
 

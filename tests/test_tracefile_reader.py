@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -441,3 +442,15 @@ def test_real_torch_trace(tmp_path: Path) -> None:
     assert "artifact:torch_version" in by_name
     stacks = [f for e in by_name["create_symbol"] for f in e.body.get("user_stack") or []]
     assert all(f["filename"] in stream.strings for f in stacks)
+
+
+def test_gzip_compressed_logs_read_like_plain_ones(traces_dir: Path, tmp_path: Path) -> None:
+    plain = traces_dir / "simple.log"
+    packed = tmp_path / "run_rank_1.log.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    (tmp_path / "notes.txt.gz").write_bytes(gzip.compress(b"not a log"))
+    assert discover_trace_files(tmp_path) == [packed]
+    ours, theirs = read_trace_file(packed), read_trace_file(plain)
+    assert [e.name for e in ours.events] == [e.name for e in theirs.events]
+    assert [e.payload for e in ours.events] == [e.payload for e in theirs.events]
+    assert ours.problems == theirs.problems

@@ -15,7 +15,8 @@ import symdebug
 from symdebug.model.types import Facts
 from symdebug.queries.audit import audit_graphs
 
-LOG = Path(__file__).parent / "data" / "triton" / "inductor_cuda_h200.log"
+DATA = Path(__file__).parent / "data" / "triton"
+LOG = DATA / "inductor_cuda_h200.log.gz"
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +87,24 @@ def test_report_shows_triton_kernels(tmp_path: Path) -> None:
     assert isinstance(session, symdebug.Session)
     html = session.to_html(tmp_path / "report.html").read_text()
     assert "triton_poi_fused_relu_0" in html and "(-2) + s53" in html
+
+
+def test_gpt2_on_gpu_every_kernel_size_maps_to_the_input_ids() -> None:
+    """A small GPT-2 (from config) run at lengths 16, 24, 40 and then batch 3 on an H200."""
+    session = symdebug.load_trace(DATA / "gpt2_cuda_h200.log.gz")
+    assert isinstance(session, symdebug.Session)
+    facts = session.facts
+    assert [r.cause for r in facts.recompiles] == ["static_by_default", "static_by_default"]
+    kernels = facts.kernels
+    assert len(kernels) > 20 and {k.language for k in kernels} == {"triton"}
+    args = [a for k in kernels for a in k.size_args]
+    assert args and all(a.sources for a in args)
+    by_compile = {
+        cid: {s for k in kernels if k.compile_id == cid for a in k.size_args for s in a.sources}
+        for cid in ("0/0", "0/1", "0/2")
+    }
+    assert by_compile["0/0"] == set()  # static: sizes are literals
+    assert by_compile["0/1"] == {"L['ids'].size()[1]"}  # length dynamic, batch still 2
+    assert by_compile["0/2"] == {"L['ids'].size()[0]", "L['ids'].size()[1]"}
+    static = [lit for k in kernels if k.compile_id == "0/0" for lit in k.literals]
+    assert any(lit.context == "xnumel = 32" for lit in static)  # batch 2 x length 16

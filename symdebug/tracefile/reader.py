@@ -7,6 +7,7 @@ recorded as :class:`Problem` entries and reading goes on.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -214,8 +215,15 @@ def iter_trace_events(path: str | os.PathLike[str], stream: EventStream) -> Iter
     return _iter_file(file, stream, str(path))
 
 
+def _open_text(file: Path) -> TextIO:
+    """Open a log as text; a gzip-compressed one (``.gz``, as logs are often shared) too."""
+    if file.name.endswith(".gz"):
+        return gzip.open(file, "rt", encoding="utf-8", errors="replace", newline="\n")
+    return file.open(encoding="utf-8", errors="replace", newline="\n")
+
+
 def _iter_file(file: Path, stream: EventStream, source: str) -> Iterator[Event]:
-    with file.open(encoding="utf-8", errors="replace", newline="\n") as handle:
+    with _open_text(file) as handle:
         yield from _read_records(handle, stream, source)
 
 
@@ -238,7 +246,9 @@ def _file_order(file: Path) -> tuple[int, int, str]:
 
 
 def discover_trace_files(path: str | os.PathLike[str]) -> list[Path]:
-    """List the trace logs at ``path``: the file itself, or a directory's non-empty ``*.log``.
+    """List the trace logs at ``path``: the file itself, or a directory's non-empty logs.
+
+    Logs are ``*.log`` files, or ``*.log.gz`` when compressed.
 
     Rank files (``..._rank_N...log``) come first in rank order, then the others by name.
 
@@ -256,7 +266,7 @@ def discover_trace_files(path: str | os.PathLike[str]) -> list[Path]:
         return [root]
     files = [
         entry for entry in root.iterdir()
-        if entry.name.endswith(".log") and entry.is_file() and entry.stat().st_size > 0
+        if entry.name.endswith((".log", ".log.gz")) and entry.is_file() and entry.stat().st_size > 0
     ]  # fmt: skip
     if not files:
         raise ValueError(f"no TORCH_TRACE logs in {root}")
