@@ -67,15 +67,23 @@ def recorded_global_state(compile_: Compile) -> Iterator[None]:
             torch.set_default_dtype(previous_dtype)
 
 
+def _wait_for_device() -> None:
+    """CUDA calls return before their kernels finish: wait, so a round times the work."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+
+
 def _time_per_call(fn: Callable[[], Any]) -> float:
     """Seconds per warm call: repeat until the budget is spent, best of three rounds."""
     fn()
     rounds = []
     for _ in range(3):
+        _wait_for_device()
         calls, start = 0, time.perf_counter()
         while time.perf_counter() - start < TIMING_BUDGET_S / 3 or calls == 0:
             fn()
             calls += 1
+        _wait_for_device()
         rounds.append((time.perf_counter() - start) / calls)
     return min(rounds)
 
