@@ -7,7 +7,8 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.model.types import Recompile
+from symdebug.model.types import Frame, Guard, Recompile
+from symdebug.processors.causes import guard_cause
 
 
 def only_recompile(session: symdebug.Session) -> Recompile:
@@ -56,6 +57,24 @@ def test_view_needs_divisibility() -> None:
     assert "torch._check(" in guard.fix
     assert s.why("x", 0).state == "dynamic"
     assert s.recompiles == [] and len(s.compiles) == 1
+
+
+def test_recompile_links_the_guard_the_view_installed() -> None:
+    def f(x):
+        b, n = x.shape
+        return x[:, : n // 4 * 4].view(b, -1, 4).sum(-1)  # SLICE THEN VIEW
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager", dynamic=True)
+        cf(torch.randn(2, 8))
+        cf(torch.randn(2, 10))  # the slice is no longer the whole row: not contiguous
+    # The slice evaluates the same expression first, under suppressed guards; the view's
+    # contiguity check installs it. The installed one is the guard, with the view's provenance.
+    recompile = only_recompile(s)
+    assert recompile.cause == "op_requirement"
+    assert (recompile.guard.expr, recompile.guard.fx_node) == ("Eq(s27, 4*((s27//4)))", "view")
+    assert recompile.guard.framework_frame.name == "check_contiguous_sizes_strides"
+    assert "# SLICE THEN VIEW" in recompile.guard.user_frame.line
 
 
 def test_broadcast_equality_recompiles_as_op_requirement() -> None:
@@ -136,6 +155,54 @@ def test_first_call_with_batch_size_one() -> None:
     assert recompile.cause == "zero_one" and recompile.specialization is spec
     history = s.why("x", 0).history
     assert [state for _, state, _ in history] == ["specialized", "dynamic"]
+
+
+def test_batch_of_one_after_automatic_dynamic() -> None:
+    def f(x):
+        return x * 2  # USE
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager")
+        for shape in ((1, 8), (4, 12), (1, 17)):  # the third fails both entries
+            cf(torch.randn(*shape))
+    first, second = s.recompiles
+    assert (first.cause, second.cause) == ("static_by_default", "zero_one")
+    # The batch was dynamic in 0/1: in 0/2 only the 0/1 rule makes it 1 again.
+    spec = next(sp for sp in s.specializations if sp.compile_id == "0/2")
+    assert (spec.source, spec.value, spec.cause) == ("L['x'].size()[0]", 1, "zero_one")
+    assert "mark_unbacked(x, 0)" in spec.fix and "mark_dynamic" not in spec.fix
+    assert s.why("x", 0).cause == "zero_one"
+
+
+def test_zero_one_recompile_fix_names_the_input() -> None:
+    def f(ids):
+        return ids * 2
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager")
+        for shape in ((1, 8), (4, 12), (1, 17)):
+            cf(torch.randn(*shape))
+    second = s.recompiles[1]
+    assert second.guard is None and second.specialization is None  # a bound no guard set
+    assert "mark_unbacked(ids, 0)" in second.fix
+
+
+def test_guard_from_a_log_while_running_an_fx_node_is_an_op_requirement() -> None:
+    # A log has no live FX node; Dynamo's run_node on the stack is the evidence.
+    torch_dir = "/site-packages/torch"
+    guard = Guard(
+        id="0/1#0",
+        expr="Eq(s48, s2)",
+        compile_id="0/1",
+        phase="dynamo",
+        framework_stack=[
+            Frame(f"{torch_dir}/_dynamo/utils.py", 4231, "run_node"),
+            Frame(f"{torch_dir}/nn/functional.py", 4283, "mse_loss"),
+        ],
+    )
+    assert guard_cause(guard) == "op_requirement"
+    guard.framework_stack[0].name = "get_fake_value"
+    assert guard_cause(guard) == "unknown"
 
 
 def test_two_inputs_of_equal_size() -> None:

@@ -97,3 +97,13 @@ def test_explorer_follows_later_cells(shell: InteractiveShell) -> None:
     shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
     after = json.loads(explorer.session_json)["compiles"]
     assert len(after) == len(before) + 1
+
+
+def test_plain_capture_in_a_shell_names_cells(shell: InteractiveShell) -> None:
+    # symdebug.capture() in a notebook, without the extension: frames still read "Cell [N]".
+    body = CELL.replace("\n", "\n    ")
+    shell.run_cell(f"import symdebug\nwith symdebug.capture() as s:\n{body}")
+    session = shell.user_ns["s"]
+    frame = session.guards[0].user_frame
+    assert frame.filename.startswith("Cell [") and "if x.shape[0] > 4:" in frame.line
+    assert session.compiles[0].filename.startswith("Cell [")

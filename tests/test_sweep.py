@@ -32,6 +32,8 @@ def test_sweep_over_64_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert table.loc[table["x"] <= 40, "predicted"].eq("0/0").all()
     assert table.loc[table["x"] > 40, "predicted"].isna().all()  # before the sweep: would recompile
     figure = result.plot()
+    plt = pytest.importorskip("matplotlib.pyplot")
+    assert not plt.fignum_exists(figure.number)  # a notebook shows it once, where returned
     figure.savefig(tmp_path / "sweep.png")
     assert (tmp_path / "sweep.png").stat().st_size > 1000
     data = result.plot_data()

@@ -38,6 +38,17 @@ def _frames_match(guard: Guard, parts: tuple[str, ...]) -> bool:
     )
 
 
+def _runs_fx_node(guard: Guard) -> bool:
+    """Whether Dynamo was running an FX node on fake tensors when the guard was added.
+
+    A log's evidence of the node: a live capture knows the node itself.
+    """
+    return any(
+        frame.name == "run_node" and frame.filename.replace("\\", "/").endswith("_dynamo/utils.py")
+        for frame in guard.framework_stack
+    )
+
+
 def guard_cause(guard: Guard) -> str:
     """The cause of one guard, from its phase, frames, node and instruction."""
     names = {frame.name for frame in guard.framework_stack}
@@ -47,7 +58,12 @@ def guard_cause(guard: Guard) -> str:
         return "inductor"
     if "specialize_symnode" in names:
         return "int_specialized"
-    if guard.fx_node is not None or _frames_match(guard, OP_FILES) or guard.phase == "aot":
+    if (
+        guard.fx_node is not None
+        or _frames_match(guard, OP_FILES)
+        or guard.phase == "aot"
+        or _runs_fx_node(guard)
+    ):
         return "op_requirement"
     if (guard.instruction or "").startswith(_BRANCH_OPS) or "evaluate_expr" in names:
         return "user_branch"
@@ -109,19 +125,21 @@ def classify_specializations(facts: Facts) -> None:
     """Set ``cause`` on every specialization, in compile order."""
     compiles = {c.compile_id: c for c in facts.compiles}
     order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
-    symbolic: dict[tuple[int, str], int] = {}  # (frame, source) -> first compile with a symbol
+    first_symbolic: dict[tuple[int, str], int] = {}  # (frame, source) -> compile index
     for symbol in facts.symbols:
         compile_ = compiles.get(symbol.compile_id)
-        for source in symbol.sources if compile_ is not None else []:
+        if compile_ is None:
+            continue
+        index = order[symbol.compile_id]
+        for source in symbol.sources:
             key = (compile_.frame_id, source)
-            symbolic[key] = min(
-                symbolic.get(key, order[symbol.compile_id]), order[symbol.compile_id]
-            )
+            first_symbolic[key] = min(first_symbolic.get(key, index), index)
     seen: dict[tuple[int, str], list[Specialization]] = {}
     for spec in facts.specializations:
         compile_ = compiles.get(spec.compile_id)
         frame = compile_.frame_id if compile_ is not None else -1
         history = seen.setdefault((frame, spec.source), [])
-        was_dynamic = symbolic.get((frame, spec.source), len(order)) < order.get(spec.compile_id, 0)
+        first = first_symbolic.get((frame, spec.source), len(order))
+        was_dynamic = first < order.get(spec.compile_id, -1)
         spec.cause = specialization_cause(spec, compile_, history, was_dynamic=was_dynamic)
         history.append(spec)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from symdebug.model.reasons import strip_local_scope
+from symdebug.model.reasons import parse_reason, strip_local_scope
 from symdebug.model.types import Facts, Guard
+from symdebug.processors.bounds import parse_range
 
 _SIZE_SOURCE = re.compile(r"^(?P<tensor>.+)\.size\(\)\[(?P<dim>\d+)\]$")
 
@@ -94,4 +95,7 @@ def suggest_fixes(facts: Facts) -> None:
         source = recompile.specialization.source if recompile.specialization else None
         if source is None and recompile.guard is not None and recompile.guard.sources:
             source = recompile.guard.sources[0]
+        if source is None and recompile.reasons:  # a bound no guard set (``2 <= x.size()[0]``)
+            bounds = parse_range(parse_reason(recompile.reasons[0]).code)
+            source = bounds[0] if bounds is not None else None
         recompile.fix = fix_for(recompile.cause, source, recompile.guard)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -15,10 +16,15 @@ def _lanes(data: dict[str, list[Any]]) -> dict[str, int]:
 
 
 def sweep_figure(result: SweepResult) -> Any:
-    """A matplotlib Figure (requires matplotlib)."""
+    """A matplotlib Figure (requires matplotlib).
+
+    In IPython the kernel's backend stays (it is what shows figures in a notebook); the
+    figure is closed in pyplot, so that a cell that returns it shows it once.
+    """
     import matplotlib as mpl
 
-    mpl.use("Agg", force=False)
+    if "IPython" not in sys.modules:
+        mpl.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
     data = result.plot_data()
@@ -44,4 +50,5 @@ def sweep_figure(result: SweepResult) -> Any:
     axes.set_ylabel("cache entry")
     axes.legend(loc="upper left", fontsize="small")
     figure.tight_layout()
+    plt.close(figure)
     return figure
