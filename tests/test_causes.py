@@ -174,6 +174,25 @@ def test_batch_of_one_after_automatic_dynamic() -> None:
     assert s.why("x", 0).cause == "zero_one"
 
 
+def test_mark_dynamic_on_a_size_one_dim_is_zero_one() -> None:
+    """mark_dynamic does not keep a size-1 dim symbolic: the 0/1 rule wins, silently."""
+
+    def f(x):
+        return x * 2
+
+    x = torch.randn(1, 3)
+    torch._dynamo.mark_dynamic(x, 0)
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager")
+        cf(x)
+        cf(torch.randn(5, 3))
+    (recompile,) = s.recompiles
+    assert recompile.cause == "zero_one"
+    assert "mark_unbacked(x, 0)" in recompile.fix and "mark_dynamic" not in recompile.fix
+    spec = next(sp for sp in s.specializations if sp.source == "L['x'].size()[0]")
+    assert (spec.compile_id, spec.value, spec.cause) == ("0/0", 1, "zero_one")
+
+
 def test_zero_one_recompile_fix_names_the_input() -> None:
     def f(ids):
         return ids * 2

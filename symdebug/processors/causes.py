@@ -98,7 +98,8 @@ def specialization_cause(
     """The cause of one specialization; ``history`` holds earlier ones of the same source.
 
     ``was_dynamic``: an earlier compile of the frame had the source as a symbol, so it is
-    dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.
+    dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.  A
+    dim marked dynamic (``mark_dynamic``) that was 0 or 1 was made a constant by that rule too.
     """
     if _violated(spec, compile_):
         return "mark_dynamic_violated"
@@ -106,6 +107,7 @@ def specialization_cause(
         cause = spec.guards[0].cause
         return "int_specialized" if spec.kind == "int" and cause == "unknown" else cause
     static_compile = compile_ is not None and compile_.dynamic is False
+    marked = compile_ is not None and spec.source in compile_.marked_dynamic
     if spec.kind == "int":
         is_argument = spec.source.count("[") == 1 and "." not in spec.source
         unchanged = not _value_changed_before(spec, history)
@@ -115,7 +117,7 @@ def specialization_cause(
             else "int_specialized"
         )
     if spec.value in (0, 1) and (
-        not static_compile or was_dynamic or _value_changed_before(spec, history)
+        not static_compile or was_dynamic or marked or _value_changed_before(spec, history)
     ):
         return "zero_one"
     return "static_by_default" if static_compile else "unknown"
