@@ -69,7 +69,7 @@ def recorded_global_state(compile_: Compile) -> Iterator[None]:
 
 def _wait_for_device() -> None:
     """CUDA calls return before their kernels finish: wait, so a round times the work."""
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
+    if torch.cuda.is_available() and torch.cuda.is_initialized():  # type: ignore[no-untyped-call]
         torch.cuda.synchronize()
 
 
