@@ -7,8 +7,8 @@ from contextlib import ExitStack, contextmanager
 
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import interned_strings, trace_logger
+from symdebug.capture.cells import cell_aliases
 from symdebug.capture.handler import CaptureHandler
-from symdebug.notebook import cell_aliases
 from symdebug.session import Session
 
 __all__ = ["Capture", "attached", "capture", "start", "stop"]

@@ -14,19 +14,6 @@ def session() -> Any:
     return magics.session if magics is not None else None
 
 
-def cell_aliases() -> dict[str, str]:
-    """The kernel's file name of each cell run so far -> ``Cell [N]`` (empty outside IPython)."""
-    import sys
-
-    if "IPython" not in sys.modules:  # never import IPython just to find out
-        return {}
-    from IPython import get_ipython
-
-    shell = get_ipython()
-    names = getattr(getattr(shell, "compile", None), "_filename_map", None) or {}
-    return {filename: f"Cell [{number}]" for filename, number in names.items()}
-
-
 def load_extension(ipython: Any) -> None:
     """Register the magics and start capturing for the following cells."""
     from symdebug.notebook.magics import SymdebugMagics

@@ -62,15 +62,10 @@ class SymdebugMagics(Magics):
         self.session: Session | None = None
         self._explorers: list[Any] = []
 
-    def _aliases(self) -> dict[str, str]:
-        names = getattr(self.shell.compile, "_filename_map", {}) if self.shell else {}
-        return {filename: f"Cell [{number}]" for filename, number in names.items()}
-
     def start(self) -> None:
         """Capture from now on (a no-op when already capturing)."""
         if self.capture is None:
             self.capture = Capture()
-            self.capture.handler.alias_provider = self._aliases
             self.session = self.capture.start()
 
     def stop(self) -> None:
@@ -113,7 +108,6 @@ class SymdebugMagics(Magics):
         if self.shell is None:
             raise UsageError("%%symdebug needs an IPython shell")
         own = Capture()
-        own.handler.alias_provider = self._aliases
         session = own.start()
         try:
             self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
