@@ -32,11 +32,11 @@ pytest.importorskip("jupyterlab")
 REPO = Path(__file__).resolve().parents[1]
 SHOTS = REPO / "out" / "screenshots"
 
-SHAPES_PY = '''def head(x):
+SHAPES_PY = """def head(x):
     if x.shape[0] > 4:
         return x * 2
     return x + 1
-'''
+"""
 CELLS = [
     "%load_ext symdebug\nimport torch\nfrom shapes import head",
     "def f(x):\n    y = x.view(-1, 2)\n    return head(y)",
@@ -230,8 +230,12 @@ def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type:
 
 
 def _exported(lab: Lab) -> Path:
+    """The exported report, once the server has written all of it."""
     deadline = time.monotonic() + 30
-    while not list(lab.root.glob("saved-symdebug-*.html")) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        found = list(lab.root.glob("saved-symdebug-*.html"))
+        if found and found[0].read_text().rstrip().endswith("</html>"):
+            (report,) = found
+            return report
         time.sleep(0.2)
-    (report,) = lab.root.glob("saved-symdebug-*.html")
-    return report
+    pytest.fail(f"no complete report was exported into {lab.root}")

@@ -73,8 +73,9 @@ def test_fresh_venv_without_node_lists_the_extension_enabled_ok(
     # JupyterLab itself comes from the test's environment (no download); the extension only
     # from the fresh venv, where pip put the wheel's data files.
     site = Path(
-        _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], env)
-        .strip()
+        _run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], env
+        ).strip()
     )
     (site / "jupyterlab_from_tests.pth").write_text(sysconfig.get_path("purelib") + "\n")
     env["JUPYTER_DATA_DIR"] = str(tmp_path / "data")  # no user-level extensions
