@@ -312,3 +312,19 @@ def test_backward_guard_causes_recompile() -> None:
     assert suppressed and all(g.cause == "backward" for g in suppressed)
     recompile = only_recompile(s)
     assert recompile.cause == "backward" and recompile.guard is guard
+
+
+def test_why_lists_the_recompile_a_range_bound_caused() -> None:
+    """``2 <= x.size()[0]`` failing links to no guard, yet it is the batch's recompile."""
+
+    def f(x):
+        return x * 2
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager", dynamic=True)
+        cf(torch.randn(4, 3))
+        cf(torch.randn(1, 3))
+    answer = s.why("x", 0)
+    assert answer.cause == "zero_one"
+    assert [r.compile_id for r in answer.recompiles] == ["0/1"]
+    assert s.why("x", 1).recompiles == []
