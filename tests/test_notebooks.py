@@ -165,7 +165,7 @@ def test_offline_traces() -> None:
     notebook = run("04-offline-traces.ipynb")
     files = value(code_cell(notebook, "torch.distributed.run"))
     rank_log = r"'dedicated_log_torch_trace_rank_{}_\w+\.log'"  # <random> may hold a _
-    assert re.fullmatch(rf"\[{rank_log.format(0)}, {rank_log.format(1)}\]", files), files
+    assert re.fullmatch(rf"\[{rank_log.format(0)},\s+{rank_log.format(1)}\]", files), files
     summary = shown(notebook, "traces = symdebug.load_trace(trace_dir)")
     assert summary.splitlines() == [
         "symdebug: 2 ranks",
