@@ -41,7 +41,7 @@ def test_round_trip_is_lossless(session: symdebug.Session, tmp_path: Path) -> No
 def test_json_validates_against_schema(session: symdebug.Session) -> None:
     document = json.loads(session.to_json())
     jsonschema.validate(document, schema())
-    assert document["schema_version"] == 2
+    assert document["schema_version"] == 3
 
 
 def test_schema_rejects_a_wrong_document(session: symdebug.Session) -> None:
@@ -75,3 +75,17 @@ def test_version_1_documents_still_read(session: symdebug.Session) -> None:
         del document[key]
     old = symdebug.Session.from_json(json.dumps(document))
     assert old.guards == session.guards and old.facts.kernels == []
+
+
+def test_version_2_documents_read_with_recompile_sources(session: symdebug.Session) -> None:
+    """v2 had no ``sources`` on recompiles: they come from the specialization and guard."""
+    assert any(r.sources for r in session.recompiles)
+    document = facts_to_dict(session.facts)
+    document["schema_version"] = 2
+    for recompile in document["recompiles"]:
+        del recompile["sources"]
+    old = symdebug.Session.from_json(json.dumps(document))
+    for before, after in zip(session.recompiles, old.recompiles, strict=True):
+        linked = [before.specialization.source] if before.specialization else []
+        linked += before.guard.sources if before.guard else []
+        assert after.sources == list(dict.fromkeys(linked))

@@ -103,8 +103,10 @@ export function guardSteps(g: Guard): WhyStep[] {
   return steps;
 }
 
+/** A source's recompiles, by the sources the model linked to each (v3); older documents by
+ * the specialization and guard they name. */
 function recompilesOf(session: Session, source: string, guards: Map<string, Guard>): Recompile[] {
-  return session.recompiles.filter((r) =>
+  return session.recompiles.filter((r) => r.sources !== undefined ? r.sources.includes(source) :
     (r.specialization !== null && r.specialization.endsWith(`|${source}`)) ||
     (r.guard !== null && (guards.get(r.guard)?.sources ?? []).includes(source)));
 }

@@ -1,4 +1,4 @@
-// The session document (schema v2) as the viewer reads it. Produced by symdebug's Python
+// The session document (schema v3) as the viewer reads it. Produced by symdebug's Python
 // side (symdebug/model/serialize.py); the viewer only presents it.
 
 export interface Frame { filename: string; lineno: number; name: string; line: string }
@@ -25,6 +25,7 @@ export interface Specialization {
 export interface Recompile {
   compile_id: string; failed_entry: string | null; reasons: string[]; guard: string | null;
   cause: string; specialization: string | null; failed_entries: string[]; fix: string | null;
+  sources?: string[];  // v3: the inputs whose check failed
 }
 
 export interface Compile {

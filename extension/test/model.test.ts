@@ -56,6 +56,14 @@ describe("overview and why", () => {
     expect(steps.some((s) => s.kind === "line" && s.text.includes("/w/f.py:3"))).toBe(true);
     expect(steps.find((s) => s.kind === "recompile")?.guardId).toBe("0/0#0");
   });
+
+  it("finds a source's recompiles by the sources the model linked (v3)", () => {
+    const bound = { ...session.recompiles[0], guard: null, cause: "zero_one", sources: ["L['x'].size()[0]"] };
+    const linked: Session = { ...session, schema_version: 3, recompiles: [bound] };
+    expect(why(linked, "L['x'].size()[0]").some((s) => s.kind === "recompile")).toBe(true);
+    const other: Session = { ...linked, recompiles: [{ ...bound, sources: ["L['y'].size()[0]"] }] };
+    expect(why(other, "L['x'].size()[0]").some((s) => s.kind === "recompile")).toBe(false);
+  });
 });
 
 describe("deep links", () => {

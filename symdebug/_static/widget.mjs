@@ -117,7 +117,7 @@ function m(e) {
 	}), t;
 }
 function h(e, t, n) {
-	return e.recompiles.filter((e) => e.specialization !== null && e.specialization.endsWith(`|${t}`) || e.guard !== null && (n.get(e.guard)?.sources ?? []).includes(t));
+	return e.recompiles.filter((e) => e.sources === void 0 ? e.specialization !== null && e.specialization.endsWith(`|${t}`) || e.guard !== null && (n.get(e.guard)?.sources ?? []).includes(t) : e.sources.includes(t));
 }
 function g(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");

@@ -29,10 +29,11 @@ from symdebug.model.types import (
     TensorMeta,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
-#: a v1 document reads with those empty.
-READABLE_VERSIONS = (1, 2)
+#: a v1 document reads with those empty.  v3 added the sources of each recompile's failed
+#: check; an older document gets those of its specialization and guard.
+READABLE_VERSIONS = (1, 2, 3)
 #: The JSON Schema of the current version, shipped inside the package.
 SCHEMA_FILE = f"schema/session-v{SCHEMA_VERSION}.schema.json"
 
@@ -145,15 +146,11 @@ def _specialization(data: dict[str, Any], guards: dict[str, Guard]) -> Specializ
 def _recompile(
     data: dict[str, Any], guards: dict[str, Guard], specs: dict[str, Specialization]
 ) -> Recompile:
-    return Recompile(
-        **dict(
-            data,
-            guard=guards.get(data["guard"]) if data.get("guard") else None,
-            specialization=specs.get(data["specialization"])
-            if data.get("specialization")
-            else None,
-        )
-    )
+    guard = guards.get(data["guard"]) if data.get("guard") else None
+    spec = specs.get(data["specialization"]) if data.get("specialization") else None
+    older = ([spec.source] if spec else []) + (guard.sources if guard else [])  # before v3
+    sources = data.get("sources", list(dict.fromkeys(older)))
+    return Recompile(**dict(data, guard=guard, specialization=spec, sources=sources))
 
 
 def _compile(data: dict[str, Any]) -> Compile:

@@ -121,6 +121,9 @@ class Recompile:
     specialization: Specialization | None = None
     failed_entries: list[str] = field(default_factory=list)
     fix: str | None = None
+    #: The inputs whose check failed (``L['x'].size()[0]``): of the specialization, the
+    #: guard, or the range bound.  Every view finds a source's recompiles by this.
+    sources: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

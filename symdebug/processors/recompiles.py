@@ -111,6 +111,27 @@ def _link(recompile: Recompile, reason: Reason, facts: Facts) -> None:
         recompile.cause = recompile.guard.cause
 
 
+def _full_sources(facts: Facts, stripped: str) -> list[str]:
+    """``x.size()[0]`` (as torch writes checks) -> the sources symbols carry for it."""
+    found = [
+        source
+        for symbol in facts.symbols
+        for source in symbol.sources
+        if strip_local_scope(source) == stripped
+    ]
+    return found[:1] or [stripped]
+
+
+def failed_sources(recompile: Recompile, reason: Reason, facts: Facts) -> list[str]:
+    """The inputs whose check failed: the specialization's, the guard's, or the bound's."""
+    found = [recompile.specialization.source] if recompile.specialization else []
+    found += recompile.guard.sources if recompile.guard else []
+    parsed = parse_range(reason.code)
+    if parsed is not None:
+        found += _full_sources(facts, parsed[0])
+    return list(dict.fromkeys(found))
+
+
 def recompile_of(compile_: Compile, facts: Facts) -> Recompile | None:
     """The Recompile record of a compile that replaced an earlier one, if it did."""
     if not compile_.recompile_reasons:
@@ -127,6 +148,7 @@ def recompile_of(compile_: Compile, facts: Facts) -> Recompile | None:
         failed_entries=entries,
     )
     _link(recompile, reasons[0], facts)
+    recompile.sources = failed_sources(recompile, reasons[0], facts)
     return recompile
 
 

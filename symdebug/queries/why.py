@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from symdebug.model.reasons import parse_reason, strip_local_scope
+from symdebug.model.reasons import strip_local_scope
 from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
-from symdebug.processors.bounds import parse_range
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -93,20 +92,9 @@ def _guards_for(facts: Facts, symbol: Symbol, source: str) -> list[Guard]:
     ]
 
 
-def _bound_on(recompile: Recompile, source: str) -> bool:
-    """Whether the failed check was a range bound on ``source`` (``2 <= x.size()[0]``)."""
-    parsed = parse_range(parse_reason(recompile.reasons[0]).code) if recompile.reasons else None
-    return parsed is not None and strip_local_scope(parsed[0]) == strip_local_scope(source)
-
-
 def _recompiles_for(facts: Facts, source: str) -> list[Recompile]:
-    return [
-        r
-        for r in facts.recompiles
-        if (r.specialization is not None and r.specialization.source == source)
-        or (r.guard is not None and source in r.guard.sources)
-        or _bound_on(r, source)
-    ]
+    wanted = strip_local_scope(source)
+    return [r for r in facts.recompiles if any(strip_local_scope(s) == wanted for s in r.sources)]
 
 
 def _fixes(symbol: Symbol, source: str, guards: list[Guard]) -> list[str]:
