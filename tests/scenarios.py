@@ -39,6 +39,23 @@ class Scale(torch.nn.Module):
         return x * self.k
 
 
+def branch_and_view(x, y):
+    if x.shape[0] > 4:  # BRANCH
+        x = x * 2
+    h = x.view(-1, 2).sum(0)  # VIEW
+    return h + y[: x.shape[0] // 2].sum()
+
+
+def capture_branch_and_view() -> tuple[symdebug.Session, object]:
+    """Inductor at x of 8, then 4: a branch guard, a view guard, kernels and a recompile."""
+    torch._dynamo.reset()
+    with symdebug.capture() as session:
+        compiled = torch.compile(branch_and_view, backend="inductor", dynamic=True)
+        compiled(torch.randn(8), torch.randn(10))
+        compiled(torch.randn(4), torch.randn(10))
+    return session, compiled
+
+
 def run() -> symdebug.Session:
     """Call each function at sizes that make it recompile, under capture."""
     with symdebug.capture() as session:

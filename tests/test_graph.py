@@ -6,27 +6,15 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-import torch
+from scenarios import capture_branch_and_view  # tests/ is on sys.path
 
 import symdebug
 from symdebug.graph import guards_of_node, nodes_of_source, path_to_user_line, read_graph
 
 
-def model(x, y):
-    if x.shape[0] > 4:  # BRANCH
-        x = x * 2
-    h = x.view(-1, 2).sum(0)  # VIEW
-    return h + y[: x.shape[0] // 2].sum()
-
-
 @pytest.fixture(scope="module")
 def session() -> symdebug.Session:
-    torch._dynamo.reset()
-    with symdebug.capture() as s:
-        compiled = torch.compile(model, backend="inductor", dynamic=True)
-        compiled(torch.randn(8), torch.randn(10))
-        compiled(torch.randn(4), torch.randn(10))
-    return s
+    return capture_branch_and_view()[0]
 
 
 def test_typed_nodes_and_edges(session: symdebug.Session) -> None:

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 import torch
+from scenarios import capture_branch_and_view  # tests/ is on sys.path
 
 import symdebug
 
@@ -30,20 +31,9 @@ def open_report(browser, path: Path, fragment: str = ""):  # type: ignore[no-unt
     return page
 
 
-def model(x, y):
-    if x.shape[0] > 4:  # BRANCH
-        x = x * 2
-    h = x.view(-1, 2).sum(0)  # VIEW
-    return h + y[: x.shape[0] // 2].sum()
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    torch._dynamo.reset()
-    with symdebug.capture() as s:
-        compiled = torch.compile(model, backend="inductor", dynamic=True)
-        compiled(torch.randn(8), torch.randn(10))
-        compiled(torch.randn(4), torch.randn(10))
+    s, compiled = capture_branch_and_view()
     sizes = [(n,) for n in range(2, 14, 2)]
     s.sweep(compiled, sizes, [(10,)] * len(sizes), progress=False)
     return s.to_html(tmp_path_factory.mktemp("report") / "report.html")
