@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean browser viewer viewer-check
+.PHONY: setup demo test test-fast lint bench clean browser contract viewer viewer-check
 
 setup: $(STAMP)
 
@@ -21,24 +21,36 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(PY) -m symdebug demo --report out/symdebug-demo.html
 
+# Every tier: tests/unit (no torch.compile), tests/integration, tests/e2e (browsers, JupyterLab,
+# notebooks, the wheel).  `make test-fast` runs the unit tier alone, in seconds.
 test: setup browser viewer-check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q tests/unit tests/integration tests/e2e
 	$(MAKE) lint
+
+test-fast: setup
+	$(PY) -m pytest -q tests/unit
 
 # Browser tests drive Debian's Chromium (a downloaded browser cannot be installed here).
 browser:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
+# The document contract (its JSON Schema and the viewer's TypeScript types) is generated from
+# the dataclasses of symdebug/model and committed; the viewer is built against it.
+GENERATED := symdebug/schema/session.schema.json extension/src/document.ts
+contract: setup
+	$(PY) -m symdebug.model.contract
+
 # The viewer bundles and the JupyterLab extension are committed (pip install needs no Node);
-# check they equal a fresh build.  The extension is built by JupyterLab's builder (.venv).
-viewer: setup
+# check they, and the contract, equal a fresh build.  The extension is built by JupyterLab's
+# builder (.venv).
+viewer: setup contract
 	# `npm ci` rejects this lock: vite lists a Windows-only optional package npm never records.
 	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn \
 		&& npx vite build --mode widget --logLevel warn
 	rm -rf symdebug/labextension extension/lib
 	cd extension && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npm run --silent build:lab >/dev/null
 
-BUILT := symdebug/_static/ symdebug/labextension/
+BUILT := symdebug/_static/ symdebug/labextension/ $(GENERATED)
 viewer-check: viewer
 	cd extension && npx tsc --noEmit && npx vitest run
 	git diff --exit-code -- $(BUILT) && test -z "$$(git status --porcelain -- $(BUILT))" || \
@@ -47,11 +59,14 @@ viewer-check: viewer
 lint: setup
 	$(VENV)/bin/ruff check symdebug tests benchmarks scripts
 	$(VENV)/bin/mypy --strict symdebug
+	$(VENV)/bin/lint-imports
+	cd extension && npx biome check src test
 
 bench: setup
 	$(PY) benchmarks/bench_capture.py
 	$(PY) benchmarks/bench_predict.py
 	$(PY) benchmarks/bench_report.py
+	$(PY) benchmarks/bench_build.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -10,22 +10,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from symdebug.capture import capture, start, stop
+from symdebug._version import __version__
+from symdebug.api import Session
+from symdebug.live import LiveCapture, LiveSession, capture, start, stop
 from symdebug.loading import MultiRankSession, load, load_trace
 from symdebug.queries.why import Explanation
-from symdebug.session import Session
 
-__version__ = "0.1.0"
 __all__ = [
     "Explanation",
+    "LiveCapture",
+    "LiveSession",
     "MultiRankSession",
     "Session",
+    "__version__",
     "capture",
+    "explorer",
     "load",
     "load_trace",
     "start",
     "stop",
 ]
+
+
+def explorer(session: Session, compiled: Any = None) -> Any:
+    """The notebook explorer widget of a session; pass the compiled function to enable Run."""
+    from symdebug.notebook.widget import Explorer
+
+    return Explorer(session, compiled)
 
 
 def load_ipython_extension(ipython: Any) -> None:

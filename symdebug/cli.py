@@ -1,4 +1,7 @@
-"""The ``symdebug`` command line: summary, why, demo."""
+"""The ``symdebug`` command line.
+
+Summary, why and report of ``TORCH_TRACE`` logs; a script run under capture; the demo.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from symdebug.api import Session
 from symdebug.loading import MultiRankSession, load_trace
-from symdebug.session import Session
 
 
 def _sessions(path: str, rank: int | None) -> list[tuple[int | None, Session]]:
@@ -53,7 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     """Run a script under capture, as ``python script.py ARGS`` would, then report."""
     import runpy
 
-    from symdebug.capture import capture
+    from symdebug.live import capture
 
     saved_argv = sys.argv
     sys.argv = [args.script, *args.args]

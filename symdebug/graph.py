@@ -180,7 +180,9 @@ def build_graph(facts: Facts) -> nx.MultiDiGraph:
 def _scalar(value: Any) -> Any:
     if value is None:
         return ""
-    if isinstance(value, str | int | float | bool):
+    if isinstance(value, str):
+        return str(value)  # a Source or CompileId as the plain text GraphML writes
+    if isinstance(value, int | float | bool):
         return value
     return json.dumps(value, default=str)
 

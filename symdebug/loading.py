@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from symdebug.model.builder import build
-from symdebug.session import Session
+from symdebug.api import Session
+from symdebug.pipeline import build
 from symdebug.tracefile import discover_trace_files, rank_of, read_trace_file
 
 
@@ -66,4 +66,4 @@ def load_trace(path: str | os.PathLike[str]) -> Session | MultiRankSession:
 
 def load(path: str | os.PathLike[str]) -> Session:
     """Read a session saved with :meth:`Session.save`."""
-    return Session.load(path)
+    return Session.from_json(Path(path).read_bytes())

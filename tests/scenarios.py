@@ -4,10 +4,21 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
 import symdebug
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """One run of this script (the ``scenario_run`` fixture): its live session saved to JSON,
+    and its TORCH_TRACE."""
+
+    live: Path
+    trace: Path
 
 
 def branch(x):

@@ -1,9 +1,25 @@
 // The sizes chart: size on x, the cache entry that served on y (predicted: circles,
 // actual: crosses), recompiles marked in red. Plain SVG; labels set as text.
-import type { SweepData } from "./types";
+
+/**
+ * How the viewer reads one of the document's `sweeps` (free-form records in the contract):
+ * the sizes tried, the entry predicted and the one that served each, and the recompiles.
+ */
+export interface SweepData {
+  axis?: string;
+  x: unknown[];
+  predicted: (string | null)[];
+  actual: (string | null)[];
+  recompiled: (boolean | null)[];
+  prediction_held?: (boolean | null)[];
+}
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 640, H = 220, LEFT = 70, BOTTOM = 30, TOP = 10;
+const W = 640,
+  H = 220,
+  LEFT = 70,
+  BOTTOM = 30,
+  TOP = 10;
 
 function node(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
   const el = document.createElementNS(SVG, tag);
@@ -22,16 +38,28 @@ export function sweepChart(sweep: SweepData): SVGElement {
   const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
   const names = lanes(sweep);
   const sx = (x: number) => LEFT + ((x - lo) / Math.max(hi - lo, 1)) * (W - LEFT - 10);
-  const sy = (entry: string | null) => TOP + (names.length - 1 - names.indexOf(entry ?? "recompile")) * ((H - TOP - BOTTOM) / Math.max(names.length - 1, 1));
+  const sy = (entry: string | null) =>
+    TOP +
+    (names.length - 1 - names.indexOf(entry ?? "recompile")) * ((H - TOP - BOTTOM) / Math.max(names.length - 1, 1));
   const svg = node("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "data-chart": "sweep" });
-  names.forEach((name) => svg.appendChild(node("text", { x: 4, y: sy(name === "recompile" ? null : name) + 4, "font-size": 11 }, name)));
+  for (const name of names) {
+    svg.appendChild(node("text", { x: 4, y: sy(name === "recompile" ? null : name) + 4, "font-size": 11 }, name));
+  }
   svg.appendChild(node("text", { x: LEFT, y: H - 6, "font-size": 11 }, `${sweep.axis ?? "point"}: ${lo} … ${hi}`));
   xs.forEach((x, i) => {
-    if (sweep.recompiled[i]) svg.appendChild(node("line", { x1: sx(x), x2: sx(x), y1: TOP, y2: H - BOTTOM, stroke: "#cf222e", "stroke-opacity": 0.3 }));
+    if (sweep.recompiled[i])
+      svg.appendChild(
+        node("line", { x1: sx(x), x2: sx(x), y1: TOP, y2: H - BOTTOM, stroke: "#cf222e", "stroke-opacity": 0.3 }),
+      );
     svg.appendChild(node("circle", { cx: sx(x), cy: sy(sweep.predicted[i]), r: 4, fill: "none", stroke: "#0969da" }));
     if (sweep.actual[i] !== undefined && sweep.actual[i] !== null) {
       const [cx, cy] = [sx(x), sy(sweep.actual[i])];
-      svg.appendChild(node("path", { d: `M${cx - 3},${cy - 3}L${cx + 3},${cy + 3}M${cx - 3},${cy + 3}L${cx + 3},${cy - 3}`, stroke: "#bc4c00" }));
+      svg.appendChild(
+        node("path", {
+          d: `M${cx - 3},${cy - 3}L${cx + 3},${cy + 3}M${cx - 3},${cy + 3}L${cx + 3},${cy - 3}`,
+          stroke: "#bc4c00",
+        }),
+      );
     }
   });
   return svg;

@@ -17,7 +17,9 @@ export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLEle
 export function append(el: HTMLElement, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    el.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+    el.appendChild(
+      typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child,
+    );
   }
 }
 
@@ -26,7 +28,12 @@ export function clear(el: HTMLElement): HTMLElement {
   return el;
 }
 
-export function select(options: string[], value: string, label: string, onChange: (v: string) => void): HTMLSelectElement {
+export function select(
+  options: string[],
+  value: string,
+  label: string,
+  onChange: (v: string) => void,
+): HTMLSelectElement {
   const el = document.createElement("select");
   el.setAttribute("aria-label", label);
   for (const option of ["", ...options]) {

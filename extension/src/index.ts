@@ -1,10 +1,12 @@
 // The viewer's one entry point: render(el, data). Used by the HTML report and the widget.
+
+import type { Session } from "./document";
 import { clear, h } from "./dom";
+import type { Wire } from "./model";
 import { formatHash, parseHash, unpack } from "./model";
-import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
 import type { Host, State } from "./panes";
+import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
 import { STYLES } from "./styles";
-import type { Session } from "./types";
 
 const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes"] as const;
 
@@ -24,7 +26,7 @@ export type { Host } from "./panes";
  * a host that embeds the viewer (JupyterLab, the widget) passes `deepLinks: false` and may
  * open stack frames itself (`openFrame`).
  */
-export function render(el: HTMLElement, input: Session | Parameters<typeof unpack>[0], host: Host = {}): void {
+export function render(el: HTMLElement, input: Session | Wire, host: Host = {}): void {
   const data = unpack(input);
   const root = h("div", { class: "sd" });
   const style = document.createElement("style");
@@ -34,7 +36,8 @@ export function render(el: HTMLElement, input: Session | Parameters<typeof unpac
   let state = initialState(deepLinks && typeof location !== "undefined" ? location.hash : "");
   const go = (change: Partial<State>) => {
     state = { ...state, ...change };
-    if (deepLinks && typeof history !== "undefined" && state.guard) history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
+    if (deepLinks && typeof history !== "undefined" && state.guard)
+      history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
     draw();
   };
   const draw = () => {
@@ -47,22 +50,45 @@ export function render(el: HTMLElement, input: Session | Parameters<typeof unpac
 
 function body(data: Session, state: State, go: (c: Partial<State>) => void, host: Host): HTMLElement {
   switch (state.pane) {
-    case "symbols": return symbolsPane(data, go);
-    case "guards": return guardsPane(data, state, go, host);
-    case "why": return whyPane(data, state, go, host);
-    case "kernels": return kernelsPane(data);
-    case "sizes": return sizesPane(data);
-    default: return overview(data, go, host);
+    case "symbols":
+      return symbolsPane(data, go);
+    case "guards":
+      return guardsPane(data, state, go, host);
+    case "why":
+      return whyPane(data, state, go, host);
+    case "kernels":
+      return kernelsPane(data);
+    case "sizes":
+      return sizesPane(data);
+    default:
+      return overview(data, go, host);
   }
 }
 
 function header(data: Session): HTMLElement {
-  const problems = Object.entries(data.problems ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
-  return h("header", {}, h("h1", {}, "symdebug"), h("span", { class: "muted" }, data.source),
-    h("span", {}, `${data.compiles.length} compiles, ${data.recompiles.length} recompiles, ${data.guards.length} guards`),
-    problems ? h("span", { class: "problems" }, `problems: ${problems}`) : null);
+  const problems = Object.entries(data.problems)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+  return h(
+    "header",
+    {},
+    h("h1", {}, "symdebug"),
+    h("span", { class: "muted" }, data.source),
+    h(
+      "span",
+      {},
+      `${data.compiles.length} compiles, ${data.recompiles.length} recompiles, ${data.guards.length} guards`,
+    ),
+    problems ? h("span", { class: "problems" }, `problems: ${problems}`) : null,
+  );
 }
 
 function tabs(state: State, go: (c: Partial<State>) => void): HTMLElement {
-  return h("nav", {}, ...PANES.map((p) => h("button", { class: state.pane === p ? "on" : "", "data-tab": p, onclick: () => go({ pane: p }) }, p)));
+  return h(
+    "nav",
+    {},
+    ...PANES.map((p) =>
+      h("button", { class: state.pane === p ? "on" : "", "data-tab": p, onclick: () => go({ pane: p }) }, p),
+    ),
+  );
 }

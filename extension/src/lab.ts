@@ -3,22 +3,30 @@
 // stack frames, and a command that exports the selected output as an HTML report.
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
 import { ICommandPalette, Notification } from "@jupyterlab/apputils";
-import { PageConfig, PathExt } from "@jupyterlab/coreutils";
+import { PageConfig } from "@jupyterlab/coreutils";
 import { IDocumentManager } from "@jupyterlab/docmanager";
-import { INotebookTracker } from "@jupyterlab/notebook";
 import type { NotebookPanel } from "@jupyterlab/notebook";
+import { INotebookTracker } from "@jupyterlab/notebook";
 import { IRenderMimeRegistry } from "@jupyterlab/rendermime";
 import type { IRenderMime } from "@jupyterlab/rendermime-interfaces";
 import { Widget } from "@lumino/widgets";
+import type { Frame } from "./document";
+import { MIME_TYPE } from "./document";
 import { render } from "./index";
 import { cellNumber, reportFromBundle, reportPath, serverRelative } from "./labpaths";
-import type { Frame, Session } from "./types";
+import type { Wire } from "./model";
 
-export const MIME_TYPE = "application/vnd.symdebug.session.v1+json";
 const EXPORT = "symdebug:export-report";
 
-interface Editor { setCursorPosition(p: { line: number; column: number }): void; revealPosition?(p: { line: number; column: number }): void; focus(): void }
-interface Outputs { length: number; get(i: number): { data: Record<string, unknown> } }
+interface Editor {
+  setCursorPosition(p: { line: number; column: number }): void;
+  revealPosition?(p: { line: number; column: number }): void;
+  focus(): void;
+}
+interface Outputs {
+  length: number;
+  get(i: number): { data: Record<string, unknown> };
+}
 
 /** One symdebug output: the viewer, told how to open frames from inside this page. */
 class SessionOutput extends Widget implements IRenderMime.IRenderer {
@@ -28,7 +36,7 @@ class SessionOutput extends Widget implements IRenderMime.IRenderer {
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    const data = model.data[MIME_TYPE] as unknown as Session;
+    const data = model.data[MIME_TYPE] as unknown as Wire;
     render(this.node, data, { deepLinks: false, openFrame: (frame) => this.openFrame(frame, this.node) });
   }
 }
@@ -41,8 +49,11 @@ function placeCursor(editor: Editor | null | undefined, lineno: number): void {
 
 async function openCell(panel: NotebookPanel, count: number, lineno: number): Promise<boolean> {
   const notebook = panel.content;
-  const index = notebook.widgets.findIndex((cell) =>
-    cell.model.type === "code" && (cell.model as unknown as { executionCount: number | null }).executionCount === count);
+  const index = notebook.widgets.findIndex(
+    (cell) =>
+      cell.model.type === "code" &&
+      (cell.model as unknown as { executionCount: number | null }).executionCount === count,
+  );
   if (index < 0) return false;
   notebook.deselectAll();
   notebook.activeCellIndex = index;
@@ -54,7 +65,9 @@ async function openCell(panel: NotebookPanel, count: number, lineno: number): Pr
 async function openFile(docs: IDocumentManager, frame: Frame): Promise<void> {
   const path = serverRelative(frame.filename, PageConfig.getOption("serverRoot"));
   if (path === null) {
-    Notification.warning(`symdebug: ${frame.filename} lies outside the Jupyter server's root, so it cannot be opened here`);
+    Notification.warning(
+      `symdebug: ${frame.filename} lies outside the Jupyter server's root, so it cannot be opened here`,
+    );
     return;
   }
   const widget = docs.openOrReveal(path, "Editor");
@@ -78,8 +91,9 @@ function frameOpener(app: JupyterFrontEnd, tracker: INotebookTracker, docs: IDoc
 
 function selectedBundle(tracker: INotebookTracker): Record<string, unknown> | null {
   const outputs = (tracker.activeCell?.model as unknown as { outputs?: Outputs } | undefined)?.outputs;
-  for (let i = (outputs?.length ?? 0) - 1; i >= 0; i--) {
-    const data = outputs!.get(i).data;
+  if (!outputs) return null;
+  for (let i = outputs.length - 1; i >= 0; i--) {
+    const data = outputs.get(i).data;
     if (MIME_TYPE in data) return data;
   }
   return null;
@@ -105,10 +119,19 @@ const plugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IRenderMimeRegistry, INotebookTracker, IDocumentManager],
   optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, registry: IRenderMimeRegistry, tracker: INotebookTracker, docs: IDocumentManager, palette: ICommandPalette | null) => {
+  activate: (
+    app: JupyterFrontEnd,
+    registry: IRenderMimeRegistry,
+    tracker: INotebookTracker,
+    docs: IDocumentManager,
+    palette: ICommandPalette | null,
+  ) => {
     const open = frameOpener(app, tracker, docs);
     // Rank 10 puts the viewer before text/html (the report in an iframe, for other frontends).
-    registry.addFactory({ safe: true, mimeTypes: [MIME_TYPE], defaultRank: 10, createRenderer: () => new SessionOutput(open) }, 10);
+    registry.addFactory(
+      { safe: true, mimeTypes: [MIME_TYPE], defaultRank: 10, createRenderer: () => new SessionOutput(open) },
+      10,
+    );
     app.commands.addCommand(EXPORT, {
       label: "symdebug: Export Selected Output as HTML Report",
       isEnabled: () => tracker.currentWidget !== null,

@@ -26,7 +26,13 @@ export function serverRelative(filename: string, root: string): string | null {
   return filename.startsWith(`${base}/`) ? filename.slice(base.length + 1) : null;
 }
 
-const ENTITIES: [RegExp, string][] = [[/&quot;/g, '"'], [/&#x27;/g, "'"], [/&lt;/g, "<"], [/&gt;/g, ">"], [/&amp;/g, "&"]];
+const ENTITIES: [RegExp, string][] = [
+  [/&quot;/g, '"'],
+  [/&#x27;/g, "'"],
+  [/&lt;/g, "<"],
+  [/&gt;/g, ">"],
+  [/&amp;/g, "&"],
+];
 
 /**
  * The report page inside a session output's `text/html` fallback (`<iframe srcdoc="...">`,

@@ -1,41 +1,75 @@
-// Pure data-to-view logic: filtering, sorting, grouping, why chains, deep links.
-// No DOM here, so it is unit-tested with vitest.
-import type { Frame, Guard, Recompile, Session, Specialization, SymbolFact } from "./types";
+// Pure data-to-view logic: unpacking, filtering, sorting, grouping, deep links. No fact is
+// computed here (Python computes them once, into the document). No DOM, so vitest runs it.
+import type { Frame, Guard, Session, SourceExplanation } from "./document";
 
-// The HTML report stores each stack frame once (symdebug/renderers/html.py `pack`).
-interface Packed { packed: 1; frames: [string, number, string, string][]; fixes?: string[]; session: Session }
-
-export function unpack(data: Session | Packed): Session {
-  if (!("packed" in data)) return data;
-  const frames: Frame[] = data.frames.map(([filename, lineno, name, line]) => ({ filename, lineno, name, line }));
-  const expand = (refs: unknown[]) => refs.map((r) => (typeof r === "number" ? frames[r] : (r as Frame)));
-  for (const g of data.session.guards) {
-    g.user_stack = expand(g.user_stack);
-    g.framework_stack = expand(g.framework_stack);
-    const fix = g.fix as unknown;
-    g.fix = typeof fix === "number" ? (data.fixes ?? [])[fix] ?? null : g.fix ?? null;
-    g.fx_node = g.fx_node ?? null;
-    g.line_nodes = g.line_nodes ?? [];
-  }
-  return data.session;
+/** A list of records as the wire stores it: the keys once, then one row of values each. */
+interface Table {
+  columns: string[];
+  rows: unknown[][];
 }
 
-export interface GuardFilter { cause?: string; status?: string; compile?: string; phase?: string; text?: string }
+type PackedGuard = Omit<Guard, "user_stack" | "framework_stack" | "fix"> & {
+  user_stack: number[];
+  framework_stack: number[];
+  fix: number | null;
+};
+
+/** The session as symdebug/renderers/document.py `wire_document` sends it (report, notebook, widget). */
+export interface Wire {
+  packed: 2;
+  redacted: boolean;
+  frames: [string, number, string, string][];
+  fixes: string[];
+  tables: string[];
+  session: Record<string, unknown>;
+}
+
+/** The session document inside a wire document (a new object: the wire is left as it was). */
+export function unpack(data: Session | Wire): Session {
+  if (!("packed" in data)) return data;
+  const session: Record<string, unknown> = { ...data.session };
+  for (const key of data.tables) session[key] = fromTable(session[key] as Table);
+  const frames = data.frames.map(([filename, lineno, name, line]): Frame => ({ filename, lineno, name, line }));
+  const guards = (session.guards as PackedGuard[]).map(
+    (g): Guard => ({
+      ...g,
+      user_stack: g.user_stack.map((i) => frames[i]),
+      framework_stack: g.framework_stack.map((i) => frames[i]),
+      fix: g.fix === null ? null : data.fixes[g.fix],
+    }),
+  );
+  return { ...session, guards } as unknown as Session;
+}
+
+function fromTable(table: Table): Record<string, unknown>[] {
+  return table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i]])));
+}
+
+export interface GuardFilter {
+  cause?: string;
+  status?: string;
+  compile?: string;
+  phase?: string;
+  text?: string;
+}
 
 export function filterGuards(guards: Guard[], filter: GuardFilter): Guard[] {
   const text = (filter.text ?? "").toLowerCase();
-  return guards.filter((g) =>
-    (!filter.cause || g.cause === filter.cause) &&
-    (!filter.status || g.status === filter.status) &&
-    (!filter.compile || g.compile_id === filter.compile) &&
-    (!filter.phase || g.phase === filter.phase) &&
-    (!text || searchable(g).includes(text)));
+  return guards.filter(
+    (g) =>
+      (!filter.cause || g.cause === filter.cause) &&
+      (!filter.status || g.status === filter.status) &&
+      (!filter.compile || g.compile_id === filter.compile) &&
+      (!filter.phase || g.phase === filter.phase) &&
+      (!text || searchable(g).includes(text)),
+  );
 }
 
 function searchable(g: Guard): string {
   const frame = g.user_stack[g.user_stack.length - 1];
   return [g.expr, g.fx_node ?? "", g.sources.join(" "), frame ? `${frame.filename}:${frame.lineno} ${frame.line}` : ""]
-    .join(" ").toLowerCase();
+    .join(" ")
+    .toLowerCase();
 }
 
 export type SortKey = "compile_id" | "expr" | "cause" | "status" | "phase";
@@ -53,66 +87,38 @@ export function distinct<T>(items: T[], pick: (item: T) => string): string[] {
   return [...new Set(items.map(pick))].sort((a, b) => compareText(a, b));
 }
 
-export interface FrameGroup { frameId: number; name: string; filename: string; lineno: number; compiles: Session["compiles"] }
+export interface FrameGroup {
+  frameId: number;
+  name: string;
+  filename: string;
+  lineno: number;
+  compiles: Session["compiles"];
+}
 
 export function frames(session: Session): FrameGroup[] {
   const groups = new Map<number, FrameGroup>();
   for (const c of session.compiles) {
-    const group = groups.get(c.frame_id) ?? { frameId: c.frame_id, name: c.name, filename: c.filename, lineno: c.lineno, compiles: [] };
+    const group = groups.get(c.frame_id) ?? {
+      frameId: c.frame_id,
+      name: c.name,
+      filename: c.filename,
+      lineno: c.lineno,
+      compiles: [],
+    };
     group.compiles.push(c);
     groups.set(c.frame_id, group);
   }
   return [...groups.values()];
 }
 
+/** The inputs the document explains, in a stable order. */
 export function sources(session: Session): string[] {
-  return distinct(session.symbols.flatMap((s) => s.sources.map((source) => ({ source }))), (x) => x.source);
+  return distinct(session.explanations, (e) => e.source);
 }
 
-export interface WhyStep { kind: "state" | "guard" | "node" | "line" | "recompile" | "fix"; text: string; guardId?: string; frame?: Frame }
-
-export function latestSymbol(session: Session, source: string): SymbolFact | undefined {
-  const order = new Map(session.compiles.map((c, i) => [c.compile_id, i]));
-  const found = session.symbols.filter((s) => s.sources.includes(source));
-  found.sort((a, b) => (order.get(a.compile_id) ?? -1) - (order.get(b.compile_id) ?? -1));
-  return found[found.length - 1];
-}
-
-export function why(session: Session, source: string): WhyStep[] {
-  const symbol = latestSymbol(session, source);
-  if (!symbol) return [];
-  const guards = new Map(session.guards.map((g) => [g.id, g]));
-  const steps: WhyStep[] = [{ kind: "state", text: `${source} is ${symbol.state}${symbol.hint !== null ? ` = ${symbol.hint}` : ""} in compile ${symbol.compile_id}${symbol.cause && symbol.state !== "dynamic" ? ` (${symbol.cause})` : ""}` }];
-  const spec = session.specializations.find((s) => s.compile_id === symbol.compile_id && s.source === source);
-  const related = spec ? spec.guards.map((id) => guards.get(id)).filter((g): g is Guard => !!g)
-    : session.guards.filter((g) => g.compile_id === symbol.compile_id && g.symbols.includes(symbol.name) && g.status === "installed");
-  for (const g of related.slice(0, 8)) steps.push(...guardSteps(g));
-  for (const r of recompilesOf(session, source, guards)) {
-    steps.push({ kind: "recompile", text: `recompile ${r.compile_id}: entry ${r.failed_entry} failed: ${r.reasons[0] ?? ""}`, guardId: r.guard ?? undefined });
-  }
-  const fix = spec?.fix ?? related[0]?.fix;
-  if (fix && symbol.state !== "dynamic") steps.push({ kind: "fix", text: fix });
-  return steps;
-}
-
-export function guardSteps(g: Guard): WhyStep[] {
-  const steps: WhyStep[] = [{ kind: "guard", text: `${g.expr} [${g.cause}, ${g.status}, ${g.phase}]`, guardId: g.id }];
-  steps.push({ kind: "node", text: g.fx_node ? `FX node ${g.fx_node}${g.fx_node_inferred ? " (inferred)" : ""}${g.fx_node_target ? ` (${g.fx_node_target})` : ""}` : "no FX node: Python control flow" });
-  const frame = g.user_stack[g.user_stack.length - 1];
-  if (frame) steps.push({ kind: "line", text: `${frame.filename}:${frame.lineno}  ${frame.line}`, frame });
-  return steps;
-}
-
-/** A source's recompiles, by the sources the model linked to each (v3); older documents by
- * the specialization and guard they name. */
-function recompilesOf(session: Session, source: string, guards: Map<string, Guard>): Recompile[] {
-  return session.recompiles.filter((r) => r.sources !== undefined ? r.sources.includes(source) :
-    (r.specialization !== null && r.specialization.endsWith(`|${source}`)) ||
-    (r.guard !== null && (guards.get(r.guard)?.sources ?? []).includes(source)));
-}
-
-export function specializationsOf(session: Session, compileId: string): Specialization[] {
-  return session.specializations.filter((s) => s.compile_id === compileId);
+/** The document's explanation of one input (computed by Python), if it has one. */
+export function explanationOf(session: Session, source: string): SourceExplanation | undefined {
+  return session.explanations.find((e) => e.source === source);
 }
 
 export type Link = { pane: string; id?: string };
@@ -124,10 +130,16 @@ export function parseHash(hash: string): Link {
 }
 
 export function formatHash(link: Link): string {
-  return "#" + (link.id !== undefined ? `${link.pane}=${encodeURIComponent(link.id)}` : link.pane);
+  return `#${link.id !== undefined ? `${link.pane}=${encodeURIComponent(link.id)}` : link.pane}`;
 }
 
-export function visibleWindow(scrollTop: number, height: number, rowHeight: number, total: number, overscan = 10): [number, number] {
+export function visibleWindow(
+  scrollTop: number,
+  height: number,
+  rowHeight: number,
+  total: number,
+  overscan = 10,
+): [number, number] {
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(total, Math.ceil((scrollTop + height) / rowHeight) + overscan);
   return [first, last];

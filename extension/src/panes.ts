@@ -1,14 +1,26 @@
 // One function per pane: each builds its DOM from the session and the view state.
-import { sweepChart } from "./chart";
-import { h, select } from "./dom";
-import { distinct, filterGuards, formatHash, frames, guardSteps, sortGuards, sources, visibleWindow, why } from "./model";
-import type { GuardFilter, SortKey, WhyStep } from "./model";
-import type { Frame, Guard, Kernel, Session } from "./types";
 
-export interface State { pane: string; guard?: string; source?: string; filter: GuardFilter; sort: SortKey; descending: boolean }
+import type { SweepData } from "./chart";
+import { sweepChart } from "./chart";
+import type { Frame, Guard, Kernel, Session, WhyStep } from "./document";
+import { h, select } from "./dom";
+import type { GuardFilter, SortKey } from "./model";
+import { distinct, explanationOf, filterGuards, formatHash, frames, sortGuards, sources, visibleWindow } from "./model";
+
+export interface State {
+  pane: string;
+  guard?: string;
+  source?: string;
+  filter: GuardFilter;
+  sort: SortKey;
+  descending: boolean;
+}
 export type Go = (change: Partial<State>) => void;
 /** What the page around the viewer offers: JupyterLab opens frames in cells and files. */
-export interface Host { openFrame?: (frame: Frame) => void; deepLinks?: boolean }
+export interface Host {
+  openFrame?: (frame: Frame) => void;
+  deepLinks?: boolean;
+}
 
 const ROW_HEIGHT = 24;
 
@@ -16,8 +28,19 @@ const ROW_HEIGHT = 24;
 export function frameLink(frame: Frame, host: Host, label = `${frame.filename}:${frame.lineno}`): HTMLElement {
   const open = host.openFrame;
   if (!open) return h("code", {}, label);
-  return h("button", { class: "frame-link", title: `open ${frame.filename} at line ${frame.lineno}`, "data-frame": `${frame.filename}:${frame.lineno}`,
-    onclick: (e) => { e.stopPropagation(); open(frame); } }, label);
+  return h(
+    "button",
+    {
+      class: "frame-link",
+      title: `open ${frame.filename} at line ${frame.lineno}`,
+      "data-frame": `${frame.filename}:${frame.lineno}`,
+      onclick: (e) => {
+        e.stopPropagation();
+        open(frame);
+      },
+    },
+    label,
+  );
 }
 
 export function overview(session: Session, go: Go, host: Host = {}): HTMLElement {
@@ -28,13 +51,32 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
     const line = h("div", { class: "timeline" });
     frame.compiles.forEach((c, i) => {
       const recompile = session.recompiles.find((r) => r.compile_id === c.compile_id);
-      if (i > 0) line.appendChild(h("span", { class: "arrow", title: recompile?.reasons.join("\n") ?? "" }, `→ ${recompile ? recompile.cause : ""} →`));
+      if (i > 0)
+        line.appendChild(
+          h(
+            "span",
+            { class: "arrow", title: recompile?.reasons.join("\n") ?? "" },
+            `→ ${recompile ? recompile.cause : ""} →`,
+          ),
+        );
       const label = `${c.compile_id}${c.status !== "ok" ? ` (${c.status})` : ""}`;
-      line.appendChild(h("span", { class: `compile ${c.status}`, "data-compile": c.compile_id, onclick: () => go({ pane: "guards", filter: { compile: c.compile_id } }) }, label));
+      line.appendChild(
+        h(
+          "span",
+          {
+            class: `compile ${c.status}`,
+            "data-compile": c.compile_id,
+            onclick: () => go({ pane: "guards", filter: { compile: c.compile_id } }),
+          },
+          label,
+        ),
+      );
     });
     root.appendChild(line);
     for (const r of session.recompiles.filter((r) => frame.compiles.some((c) => c.compile_id === r.compile_id))) {
-      root.appendChild(h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` ${r.compile_id}: ${r.reasons[0] ?? ""}`));
+      root.appendChild(
+        h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` ${r.compile_id}: ${r.reasons[0] ?? ""}`),
+      );
     }
   }
   return root;
@@ -44,11 +86,30 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
   const body = h("tbody");
   for (const s of session.symbols) {
     const range = s.range ? `[${s.range[0]}, ${s.range[1]}]` : "";
-    body.appendChild(h("tr", { class: "row", onclick: () => go({ pane: "why", source: s.sources[0] }) },
-      h("td", {}, s.compile_id), h("td", {}, s.name), h("td", {}, s.sources.join(", ")), h("td", {}, s.hint ?? ""),
-      h("td", {}, range), h("td", {}, s.state), h("td", {}, s.cause ? h("span", { class: `cause ${s.cause}` }, s.cause) : "")));
+    body.appendChild(
+      h(
+        "tr",
+        { class: "row", onclick: () => go({ pane: "why", source: s.sources[0] }) },
+        h("td", {}, s.compile_id),
+        h("td", {}, s.name),
+        h("td", {}, s.sources.join(", ")),
+        h("td", {}, s.hint ?? ""),
+        h("td", {}, range),
+        h("td", {}, s.state),
+        h("td", {}, s.cause ? h("span", { class: `cause ${s.cause}` }, s.cause) : ""),
+      ),
+    );
   }
-  return h("table", {}, h("thead", {}, h("tr", {}, ...["compile", "symbol", "sources", "hint", "range", "state", "cause"].map((t) => h("th", {}, t)))), body);
+  return h(
+    "table",
+    {},
+    h(
+      "thead",
+      {},
+      h("tr", {}, ...["compile", "symbol", "sources", "hint", "range", "state", "cause"].map((t) => h("th", {}, t))),
+    ),
+    body,
+  );
 }
 
 export function guardsPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
@@ -60,21 +121,64 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
   text.value = filter.text ?? "";
   text.addEventListener("change", () => go({ filter: { ...filter, text: text.value || undefined } }));
   const rows = sortGuards(filterGuards(session.guards, filter), state.sort, state.descending);
-  const filters = h("div", { class: "filters" },
-    pick("cause", distinct(session.guards, (g) => g.cause)), pick("status", distinct(session.guards, (g) => g.status)),
-    pick("compile", distinct(session.guards, (g) => g.compile_id)), pick("phase", distinct(session.guards, (g) => g.phase)),
-    text, h("span", { class: "muted", "data-count": String(rows.length) }, `${rows.length} of ${session.guards.length} guards`));
+  const filters = h(
+    "div",
+    { class: "filters" },
+    pick(
+      "cause",
+      distinct(session.guards, (g) => g.cause),
+    ),
+    pick(
+      "status",
+      distinct(session.guards, (g) => g.status),
+    ),
+    pick(
+      "compile",
+      distinct(session.guards, (g) => g.compile_id),
+    ),
+    pick(
+      "phase",
+      distinct(session.guards, (g) => g.phase),
+    ),
+    text,
+    h(
+      "span",
+      { class: "muted", "data-count": String(rows.length) },
+      `${rows.length} of ${session.guards.length} guards`,
+    ),
+  );
   return h("div", {}, filters, virtualTable(rows, state, go, host));
 }
 
 function virtualTable(rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
-  const columns: [SortKey, string][] = [["compile_id", "compile"], ["expr", "guard"], ["cause", "cause"], ["status", "status"], ["phase", "phase"]];
-  const head = h("tr", {}, ...columns.map(([key, label]) => h("th", { onclick: () => go({ sort: key, descending: state.sort === key ? !state.descending : false }) }, label + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""))), h("th", {}, "user line"));
+  const columns: [SortKey, string][] = [
+    ["compile_id", "compile"],
+    ["expr", "guard"],
+    ["cause", "cause"],
+    ["status", "status"],
+    ["phase", "phase"],
+  ];
+  const head = h(
+    "tr",
+    {},
+    ...columns.map(([key, label]) =>
+      h(
+        "th",
+        { onclick: () => go({ sort: key, descending: state.sort === key ? !state.descending : false }) },
+        label + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""),
+      ),
+    ),
+    h("th", {}, "user line"),
+  );
   const body = h("tbody");
   const scroll = h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), body));
   const draw = () => {
     const [first, last] = visibleWindow(scroll.scrollTop, scroll.clientHeight || 480, ROW_HEIGHT, rows.length);
-    body.replaceChildren(spacer(first * ROW_HEIGHT), ...rows.slice(first, last).map((g) => guardRow(g, state, go, host)), spacer((rows.length - last) * ROW_HEIGHT));
+    body.replaceChildren(
+      spacer(first * ROW_HEIGHT),
+      ...rows.slice(first, last).map((g) => guardRow(g, state, go, host)),
+      spacer((rows.length - last) * ROW_HEIGHT),
+    );
   };
   scroll.addEventListener("scroll", draw);
   requestAnimationFrame(draw);
@@ -91,48 +195,95 @@ function spacer(height: number): HTMLElement {
 function guardRow(g: Guard, state: State, go: Go, host: Host): HTMLElement {
   const frame = g.user_stack[g.user_stack.length - 1];
   const where = frame ? `${basename(frame.filename)}:${frame.lineno}` : "";
-  return h("tr", { class: `row${state.guard === g.id ? " on" : ""}`, "data-guard": g.id, onclick: () => go({ guard: g.id }) },
-    h("td", {}, g.compile_id), h("td", { title: g.expr }, g.expr), h("td", {}, h("span", { class: `cause ${g.cause}` }, g.cause)),
-    h("td", {}, g.status), h("td", {}, g.phase), h("td", { title: frame?.line ?? "" }, frame ? (host.openFrame ? frameLink(frame, host, where) : where) : ""));
+  return h(
+    "tr",
+    { class: `row${state.guard === g.id ? " on" : ""}`, "data-guard": g.id, onclick: () => go({ guard: g.id }) },
+    h("td", {}, g.compile_id),
+    h("td", { title: g.expr }, g.expr),
+    h("td", {}, h("span", { class: `cause ${g.cause}` }, g.cause)),
+    h("td", {}, g.status),
+    h("td", {}, g.phase),
+    h("td", { title: frame?.line ?? "" }, frame ? (host.openFrame ? frameLink(frame, host, where) : where) : ""),
+  );
 }
 
 export function guardDetail(session: Session, id: string, go: Go, host: Host = {}): HTMLElement {
   const g = session.guards.find((x) => x.id === id);
   if (!g) return h("div", { class: "muted" }, `no guard ${id}`);
-  const stack = (frames: Frame[]) => h("ol", {}, ...frames.map((f) => h("li", {}, frameLink(f, host, `${f.filename}:${f.lineno} in ${f.name}`), f.line ? h("pre", {}, f.line) : null)));
+  const stack = (frames: Frame[]) =>
+    h(
+      "ol",
+      {},
+      ...frames.map((f) =>
+        h("li", {}, frameLink(f, host, `${f.filename}:${f.lineno} in ${f.name}`), f.line ? h("pre", {}, f.line) : null),
+      ),
+    );
   const copy = h("button", { onclick: () => navigator.clipboard?.writeText(g.fix ?? "") }, "copy");
-  return h("div", { "data-detail": g.id },
+  return h(
+    "div",
+    { "data-detail": g.id },
     h("h3", {}, h("code", {}, g.expr)),
-    h("p", {}, h("span", { class: `cause ${g.cause}` }, g.cause), ` ${g.status}, ${g.phase}, compile ${g.compile_id}`, h("a", { onclick: () => go({ pane: "guards", guard: g.id }) }, "")),
-    h("p", {}, g.fx_node ? `FX node: ${g.fx_node}${g.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${g.instruction ? `, ${g.instruction}` : ""})`, g.kernel ? `; kernel ${g.kernel}` : ""),
-    h("h4", {}, "user stack"), stack(g.user_stack),
+    h(
+      "p",
+      {},
+      h("span", { class: `cause ${g.cause}` }, g.cause),
+      ` ${g.status}, ${g.phase}, compile ${g.compile_id}`,
+      h("a", { onclick: () => go({ pane: "guards", guard: g.id }) }, ""),
+    ),
+    h(
+      "p",
+      {},
+      g.fx_node
+        ? `FX node: ${g.fx_node}${g.fx_node_inferred ? " (inferred)" : ""}`
+        : `no FX node (control flow${g.instruction ? `, ${g.instruction}` : ""})`,
+      g.kernel ? `; kernel ${g.kernel}` : "",
+    ),
+    h("h4", {}, "user stack"),
+    stack(g.user_stack),
     h("details", {}, h("summary", {}, `framework stack (${g.framework_stack.length})`), stack(g.framework_stack)),
     g.fix ? h("div", {}, h("h4", {}, "fix ", copy), h("pre", { class: "fix" }, g.fix)) : null,
-    h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`));
+    h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`),
+  );
 }
 
+/** The document's explanation of one input: its steps, guards linked, lines opened by the host. */
 export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const all = sources(session);
   const chosen = state.source ?? all[0] ?? "";
-  const steps = chosen ? why(session, chosen) : [];
-  const list = h("ol", { class: "steps" }, ...steps.map((s) =>
-    h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
-  return h("div", {}, select(all, chosen, "source", (v) => go({ source: v })), list);
+  const steps = explanationOf(session, chosen)?.steps ?? [];
+  const list = h("ol", { class: "steps" }, ...steps.map((s) => h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
+  return h(
+    "div",
+    {},
+    select(all, chosen, "source", (v) => go({ source: v })),
+    list,
+  );
 }
 
 function whyStep(s: WhyStep, go: Go, host: Host): HTMLElement | string {
-  if (s.guardId) return h("span", { class: "guard", onclick: () => go({ pane: "guards", guard: s.guardId }) }, s.text);
+  const guard = s.guard;
+  if (guard !== null)
+    return h("span", { class: "guard", "data-guard": guard, onclick: () => go({ pane: "guards", guard }) }, s.text);
   if (s.kind === "fix") return h("pre", {}, s.text);
-  if (s.frame && host.openFrame) return h("span", {}, frameLink(s.frame, host), `  ${s.frame.line}`);
+  if (s.frame !== null && host.openFrame) return h("span", {}, frameLink(s.frame, host), `  ${s.frame.line}`);
   return s.text;
 }
 
 export function kernelsPane(session: Session): HTMLElement {
-  if (!session.kernels.length) return h("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
+  if (!session.kernels.length)
+    return h("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
   const root = h("div");
   for (const code of session.graph_code.filter((c) => c.specialized_dims.length)) {
     root.appendChild(h("h3", {}, `baked into ${code.graph} (compile ${code.compile_id})`));
-    root.appendChild(h("ul", {}, ...code.specialized_dims.map((d) => h("li", {}, `${d.source} = ${d.value} (was ${d.symbol}): ${d.explanation}`))));
+    root.appendChild(
+      h(
+        "ul",
+        {},
+        ...code.specialized_dims.map((d) =>
+          h("li", {}, `${d.source} = ${d.value} (was ${d.symbol}): ${d.explanation}`),
+        ),
+      ),
+    );
   }
   for (const k of session.kernels) root.appendChild(kernel(k));
   return root;
@@ -140,9 +291,17 @@ export function kernelsPane(session: Session): HTMLElement {
 
 function kernel(k: Kernel): HTMLElement {
   const args = k.size_args.map((a) => `${a.param} = ${a.expr} (${a.sources.join(", ")})`).join("; ");
-  return h("details", {}, h("summary", {}, `${k.compile_id} ${k.graph} ${k.name}  `, h("span", { class: "muted" }, args)),
-    h("p", {}, `computes: ${k.nodes.join(", ")}; literals: ${k.literals.map((l) => `${l.value} (${l.kind})`).join(", ")}`),
-    highlighted(k.source));
+  return h(
+    "details",
+    {},
+    h("summary", {}, `${k.compile_id} ${k.graph} ${k.name}  `, h("span", { class: "muted" }, args)),
+    h(
+      "p",
+      {},
+      `computes: ${k.nodes.join(", ")}; literals: ${k.literals.map((l) => `${l.value} (${l.kind})`).join(", ")}`,
+    ),
+    highlighted(k.source),
+  );
 }
 
 function highlighted(source: string): HTMLElement {
@@ -156,12 +315,18 @@ function highlighted(source: string): HTMLElement {
 }
 
 export function sizesPane(session: Session): HTMLElement {
-  const sweeps = session.sweeps ?? [];
+  const sweeps = session.sweeps as unknown as SweepData[];
   if (!sweeps.length) return h("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
   const root = h("div");
   for (const sweep of sweeps) {
     const held = sweep.prediction_held?.filter((v) => v === false).length ?? 0;
-    root.appendChild(h("p", {}, `${sweep.x.length} sizes of ${sweep.axis ?? "?"}; ${sweep.recompiled.filter(Boolean).length} recompiles; prediction missed ${held}`));
+    root.appendChild(
+      h(
+        "p",
+        {},
+        `${sweep.x.length} sizes of ${sweep.axis ?? "?"}; ${sweep.recompiled.filter(Boolean).length} recompiles; prediction missed ${held}`,
+      ),
+    );
     root.appendChild(h("div", {}, sweepChart(sweep) as unknown as HTMLElement));
   }
   return root;

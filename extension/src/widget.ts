@@ -2,16 +2,21 @@
 // ask the kernel (session.predict / session.rerun) and show the answers.
 import { h } from "./dom";
 import { render as renderViewer } from "./index";
-import type { Session } from "./types";
+import type { Wire } from "./model";
+import { unpack } from "./model";
 
 interface Model {
-  get(name: string): any;
+  get(name: string): unknown;
   set(name: string, value: unknown): void;
   save_changes(): void;
   on(event: string, callback: () => void): void;
 }
 
-interface Result { id: number; action: string; text: string }
+interface Result {
+  id: number;
+  action: string;
+  text: string;
+}
 
 export default {
   render({ model, el }: { model: Model; el: HTMLElement }): void {
@@ -30,13 +35,26 @@ export default {
       model.set("request", { action, frame: frame.value, args: args.value, id: counter });
       model.save_changes();
     };
-    const controls = h("div", { class: "controls" }, frame, args,
+    const controls = h(
+      "div",
+      { class: "controls" },
+      frame,
+      args,
       h("button", { "data-action": "predict", onclick: () => ask("predict") }, "Predict"),
-      h("button", { "data-action": "run", onclick: () => ask("run") }, "Run"));
+      h("button", { "data-action": "run", onclick: () => ask("run") }, "Run"),
+    );
     const draw = () => {
-      const data = JSON.parse(model.get("session_json") || "{}") as Session;
-      const names = [...new Set((data.compiles ?? []).map((c) => c.name))];
-      frame.replaceChildren(...names.map((n) => { const o = document.createElement("option"); o.value = o.textContent = n; return o; }));
+      const text = String(model.get("session_json") || "{}");
+      if (text === "{}") return; // no session sent yet
+      const data = unpack(JSON.parse(text) as Wire);
+      const names = [...new Set(data.compiles.map((c) => c.name))];
+      frame.replaceChildren(
+        ...names.map((n) => {
+          const o = document.createElement("option");
+          o.value = o.textContent = n;
+          return o;
+        }),
+      );
       renderViewer(viewer, data, { deepLinks: false });
     };
     const showResults = () => {
@@ -45,7 +63,9 @@ export default {
     };
     model.on("change:session_json", draw);
     model.on("change:results", showResults);
-    model.on("change:error", () => { error.textContent = model.get("error") ?? ""; });
+    model.on("change:error", () => {
+      error.textContent = String(model.get("error") ?? "");
+    });
     el.replaceChildren(controls, error, results, viewer);
     draw();
     showResults();

@@ -20,8 +20,13 @@ describe("lab helpers", () => {
   });
 
   it("takes the report out of the iframe fallback, unescaped exactly once", () => {
-    const page = '<script>a < b && "c" \'d\'</script>';
-    const escaped = page.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+    const page = "<script>a < b && \"c\" 'd'</script>";
+    const escaped = page
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#x27;");
     const bundle = { "text/html": `<iframe srcdoc="${escaped}" style="x"></iframe>` };
     expect(reportFromBundle(bundle)).toBe(page);
     expect(reportFromBundle({ "text/html": ['<iframe srcdoc="&amp;', 'lt;"></iframe>'] })).toBe("&lt;");

@@ -1,31 +1,147 @@
 import { describe, expect, it } from "vitest";
-import { filterGuards, formatHash, frames, parseHash, sortGuards, visibleWindow, why } from "../src/model";
-import type { Guard, Session } from "../src/types";
+import type { Cause, Compile, Guard, Session, SourceExplanation, SymbolFact } from "../src/document";
+import type { Wire } from "../src/model";
+import {
+  explanationOf,
+  filterGuards,
+  formatHash,
+  frames,
+  parseHash,
+  sortGuards,
+  sources,
+  unpack,
+  visibleWindow,
+} from "../src/model";
 
 const frame = { filename: "/w/f.py", lineno: 3, name: "f", line: "if x.shape[0] > 4:" };
+const X = "L['x'].size()[0]";
 
-function guard(id: string, expr: string, cause: string, compile = "0/0"): Guard {
+function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
   return {
-    id, expr, compile_id: compile, status: "installed", cause, user_stack: [frame], framework_stack: [],
-    fx_node: cause === "op_requirement" ? "view" : null, phase: "dynamo", symbols: ["s77"],
-    sources: ["L['x'].size()[0]"], instruction: null, aot_graph: null, fix: "torch._check(x.shape[0] > 4)",
-    fx_node_target: null, fx_node_inferred: false, kernel: null, line_nodes: [],
+    id,
+    expr,
+    compile_id: compile,
+    status: "installed",
+    cause,
+    user_stack: [frame],
+    framework_stack: [],
+    fx_node: cause === "op_requirement" ? "view" : null,
+    phase: "dynamo",
+    symbols: ["s77"],
+    sources: [X],
+    instruction: null,
+    aot_graph: null,
+    fix: "torch._check(x.shape[0] > 4)",
+    origin: "event",
+    fx_node_target: null,
+    fx_node_inferred: false,
+    aot_node: null,
+    backward_trace: false,
+    inductor_node: null,
+    line_nodes: [],
+    kernel: null,
   };
 }
 
+function compile(id: string, number: number, reasons: string[] = []): Compile {
+  return {
+    compile_id: id,
+    frame_id: 0,
+    frame_compile_id: number,
+    attempt: 0,
+    torch_id: id,
+    generation: 0,
+    name: "f",
+    filename: "/w/f.py",
+    lineno: 2,
+    status: "ok",
+    fail_type: null,
+    fail_reason: null,
+    recompile_reasons: reasons,
+    restart_reasons: [],
+    graphs: [],
+    dynamic: true,
+    inputs: [],
+    marked_dynamic: [],
+    shape_checks: [],
+    signature: null,
+    tensors: {},
+    global_state: {},
+    guard_count: null,
+    shape_env_guard_count: null,
+    seconds: 0.1,
+    rank: null,
+    extra: {},
+  };
+}
+
+function symbol(compileId: string, hint: number): SymbolFact {
+  return {
+    name: "s77",
+    sources: [X],
+    compile_id: compileId,
+    hint,
+    range: [2, "int_oo"],
+    state: "dynamic",
+    cause: null,
+    user_frame: frame,
+    range_locs: {},
+    fix: null,
+  };
+}
+
+const explanation: SourceExplanation = {
+  source: X,
+  compile_id: "0/1",
+  state: "dynamic",
+  cause: null,
+  value: 3,
+  symbol: "s77",
+  guards: ["0/1#0"],
+  recompiles: ["0/1"],
+  fixes: [],
+  user_frame: frame,
+  steps: [
+    { kind: "state", text: `${X} is dynamic = 3 in compile 0/1`, guard: null, frame: null },
+    { kind: "guard", text: "s77 <= 4 [user_branch, installed, dynamo]", guard: "0/1#0", frame: null },
+    { kind: "line", text: "/w/f.py:3  if x.shape[0] > 4:", guard: null, frame },
+    { kind: "recompile", text: "recompile 0/1: entry 0/0 failed", guard: "0/0#0", frame: null },
+  ],
+};
+
 const session: Session = {
-  schema_version: 2, source: "live", problems: {}, kernels: [], graph_code: [],
-  compiles: [
-    { compile_id: "0/0", frame_id: 0, frame_compile_id: 0, name: "f", filename: "/w/f.py", lineno: 2, status: "ok", fail_type: null, fail_reason: null, recompile_reasons: [], seconds: 0.1 },
-    { compile_id: "0/1", frame_id: 0, frame_compile_id: 1, name: "f", filename: "/w/f.py", lineno: 2, status: "ok", fail_type: null, fail_reason: null, recompile_reasons: ["0/0: 5 <= x.size()[0]"], seconds: 0.1 },
+  schema_version: 3,
+  source: "live",
+  rank: null,
+  problems: {},
+  problem_examples: [],
+  capture_errors: 0,
+  fx_nodes: [],
+  kernels: [],
+  graph_code: [],
+  sweeps: [],
+  compiles: [compile("0/0", 0), compile("0/1", 1, ["0/0: 5 <= x.size()[0]"])],
+  guards: [
+    guard("0/0#0", "s77 > 4", "user_branch"),
+    guard("0/0#1", "Eq(Mod(s77, 2), 0)", "op_requirement"),
+    guard("0/1#0", "s77 <= 4", "user_branch", "0/1"),
   ],
-  guards: [guard("0/0#0", "s77 > 4", "user_branch"), guard("0/0#1", "Eq(Mod(s77, 2), 0)", "op_requirement"), guard("0/1#0", "s77 <= 4", "user_branch", "0/1")],
-  symbols: [
-    { name: "s77", sources: ["L['x'].size()[0]"], compile_id: "0/0", hint: 8, range: [5, "int_oo"], state: "dynamic", cause: null, user_frame: frame },
-    { name: "s77", sources: ["L['x'].size()[0]"], compile_id: "0/1", hint: 3, range: [2, 4], state: "dynamic", cause: null, user_frame: frame },
-  ],
+  symbols: [symbol("0/0", 8), symbol("0/1", 3)],
   specializations: [],
-  recompiles: [{ compile_id: "0/1", failed_entry: "0/0", reasons: ["0/0: 5 <= x.size()[0]"], guard: "0/0#0", cause: "user_branch", specialization: null, failed_entries: ["0/0"], fix: null }],
+  recompiles: [
+    {
+      compile_id: "0/1",
+      failed_entry: "0/0",
+      reasons: ["0/0: 5 <= x.size()[0]"],
+      guard: "0/0#0",
+      cause: "user_branch",
+      specialization: null,
+      failed_entries: ["0/0"],
+      fix: null,
+      sources: [X],
+    },
+  ],
+  explanations: [explanation],
 };
 
 describe("guard table logic", () => {
@@ -49,20 +165,12 @@ describe("overview and why", () => {
   it("groups compiles by frame", () => {
     expect(frames(session).map((f) => f.compiles.length)).toEqual([2]);
   });
-  it("walks from a source to its latest state, guards, line and recompile", () => {
-    const steps = why(session, "L['x'].size()[0]");
-    expect(steps[0].text).toContain("is dynamic = 3 in compile 0/1");
-    expect(steps.some((s) => s.kind === "node" && s.text.includes("control flow"))).toBe(true);
-    expect(steps.some((s) => s.kind === "line" && s.text.includes("/w/f.py:3"))).toBe(true);
-    expect(steps.find((s) => s.kind === "recompile")?.guardId).toBe("0/0#0");
-  });
-
-  it("finds a source's recompiles by the sources the model linked (v3)", () => {
-    const bound = { ...session.recompiles[0], guard: null, cause: "zero_one", sources: ["L['x'].size()[0]"] };
-    const linked: Session = { ...session, schema_version: 3, recompiles: [bound] };
-    expect(why(linked, "L['x'].size()[0]").some((s) => s.kind === "recompile")).toBe(true);
-    const other: Session = { ...linked, recompiles: [{ ...bound, sources: ["L['y'].size()[0]"] }] };
-    expect(why(other, "L['x'].size()[0]").some((s) => s.kind === "recompile")).toBe(false);
+  it("lists the sources the document explains, and reads their explanation as written", () => {
+    expect(sources(session)).toEqual([X]);
+    expect(explanationOf(session, X)).toBe(explanation);
+    expect(explanationOf(session, "L['y'].size()[0]")).toBeUndefined();
+    const other = { ...explanation, source: "L['y'].size()[0]" };
+    expect(sources({ ...session, explanations: [other, explanation] })).toEqual([X, "L['y'].size()[0]"]);
   });
 });
 
@@ -74,20 +182,50 @@ describe("deep links", () => {
   });
 });
 
-describe("packed reports", () => {
-  it("restores every guard's stacks from the frame table", async () => {
-    const { unpack } = await import("../src/model");
-    const copy = JSON.parse(JSON.stringify(session)) as Session;
-    const packedGuards = copy.guards.map((g) => ({ ...g, user_stack: [0], framework_stack: [] }));
-    const restored = unpack({ packed: 1, frames: [["/w/f.py", 3, "f", "if x.shape[0] > 4:"]], session: { ...copy, guards: packedGuards as unknown as Guard[] } });
-    expect(restored.guards[0].user_stack[0]).toEqual(frame);
+/** What symdebug/renderers/document.py `pack` makes of the session (tables, frames and fixes once). */
+function packed(doc: Session): Wire {
+  const copy = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  const guards = (copy.guards as Guard[]).map((g) => ({
+    ...g,
+    user_stack: g.user_stack.map(() => 0),
+    framework_stack: [],
+    fix: g.fix === null ? null : 0,
+  }));
+  const tables = ["compiles", "guards", "symbols", "recompiles", "explanations"];
+  const records: Record<string, unknown[]> = { ...(copy as Record<string, unknown[]>), guards };
+  for (const key of tables) {
+    const columns = Object.keys(records[key][0] as object);
+    copy[key] = { columns, rows: records[key].map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
+  }
+  const frames: [string, number, string, string][] = [[frame.filename, frame.lineno, frame.name, frame.line]];
+  return { packed: 2, redacted: false, frames, fixes: ["torch._check(x.shape[0] > 4)"], tables, session: copy };
+}
+
+describe("the wire", () => {
+  it("unpacks to the document exactly, nulls and falses kept, the wire untouched", () => {
+    const wire = packed(session);
+    const before = JSON.stringify(wire);
+    const restored = unpack(wire);
+    expect(restored).toEqual(session);
+    expect(restored.guards[0].fx_node).toBeNull();
+    expect(restored.guards[0].backward_trace).toBe(false);
+    expect(JSON.stringify(wire)).toBe(before);
+  });
+  it("passes a plain session document through", () => {
+    expect(unpack(session)).toBe(session);
   });
 });
 
 describe("sweep chart lanes", () => {
   it("orders entries numerically and ends with the recompile lane", async () => {
     const { lanes } = await import("../src/chart");
-    expect(lanes({ x: [1, 2, 3], predicted: ["0/10", "0/2", null], actual: ["0/10", "0/2", "0/11"], recompiled: [false, false, true] }))
-      .toEqual(["0/2", "0/10", "0/11", "recompile"]);
+    expect(
+      lanes({
+        x: [1, 2, 3],
+        predicted: ["0/10", "0/2", null],
+        actual: ["0/10", "0/2", "0/11"],
+        recompiled: [false, false, true],
+      }),
+    ).toEqual(["0/2", "0/10", "0/11", "recompile"]);
   });
 });

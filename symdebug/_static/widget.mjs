@@ -23,24 +23,32 @@ function r(e, t, n, r) {
 // src/model.ts
 function i(e) {
 	if (!("packed" in e)) return e;
-	let t = e.frames.map(([e, t, n, r]) => ({
+	let t = { ...e.session };
+	for (let n of e.tables) t[n] = a(t[n]);
+	let n = e.frames.map(([e, t, n, r]) => ({
 		filename: e,
 		lineno: t,
 		name: n,
 		line: r
-	})), n = (e) => e.map((e) => typeof e == "number" ? t[e] : e);
-	for (let t of e.session.guards) {
-		t.user_stack = n(t.user_stack), t.framework_stack = n(t.framework_stack);
-		let r = t.fix;
-		t.fix = typeof r == "number" ? (e.fixes ?? [])[r] ?? null : t.fix ?? null, t.fx_node = t.fx_node ?? null, t.line_nodes = t.line_nodes ?? [];
-	}
-	return e.session;
+	})), r = t.guards.map((t) => ({
+		...t,
+		user_stack: t.user_stack.map((e) => n[e]),
+		framework_stack: t.framework_stack.map((e) => n[e]),
+		fix: t.fix === null ? null : e.fixes[t.fix]
+	}));
+	return {
+		...t,
+		guards: r
+	};
 }
-function a(e, t) {
+function a(e) {
+	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
+}
+function o(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || o(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || s(e).includes(n)));
 }
-function o(e) {
+function s(e) {
 	let t = e.user_stack[e.user_stack.length - 1];
 	return [
 		e.expr,
@@ -49,17 +57,17 @@ function o(e) {
 		t ? `${t.filename}:${t.lineno} ${t.line}` : ""
 	].join(" ").toLowerCase();
 }
-function s(e, t, n = !1) {
+function c(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * c(e[t], n[t]));
-}
-function c(e, t) {
-	return e.localeCompare(t, void 0, { numeric: !0 });
+	return [...e].sort((e, n) => r * l(e[t], n[t]));
 }
 function l(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => c(e, t));
+	return e.localeCompare(t, void 0, { numeric: !0 });
 }
-function u(e) {
+function u(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => l(e, t));
+}
+function d(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = t.get(n.frame_id) ?? {
@@ -73,98 +81,59 @@ function u(e) {
 	}
 	return [...t.values()];
 }
-function d(e) {
-	return l(e.symbols.flatMap((e) => e.sources.map((e) => ({ source: e }))), (e) => e.source);
-}
-function f(e, t) {
-	let n = new Map(e.compiles.map((e, t) => [e.compile_id, t])), r = e.symbols.filter((e) => e.sources.includes(t));
-	return r.sort((e, t) => (n.get(e.compile_id) ?? -1) - (n.get(t.compile_id) ?? -1)), r[r.length - 1];
+function f(e) {
+	return u(e.explanations, (e) => e.source);
 }
 function p(e, t) {
-	let n = f(e, t);
-	if (!n) return [];
-	let r = new Map(e.guards.map((e) => [e.id, e])), i = [{
-		kind: "state",
-		text: `${t} is ${n.state}${n.hint === null ? "" : ` = ${n.hint}`} in compile ${n.compile_id}${n.cause && n.state !== "dynamic" ? ` (${n.cause})` : ""}`
-	}], a = e.specializations.find((e) => e.compile_id === n.compile_id && e.source === t), o = a ? a.guards.map((e) => r.get(e)).filter((e) => !!e) : e.guards.filter((e) => e.compile_id === n.compile_id && e.symbols.includes(n.name) && e.status === "installed");
-	for (let e of o.slice(0, 8)) i.push(...m(e));
-	for (let n of h(e, t, r)) i.push({
-		kind: "recompile",
-		text: `recompile ${n.compile_id}: entry ${n.failed_entry} failed: ${n.reasons[0] ?? ""}`,
-		guardId: n.guard ?? void 0
-	});
-	let s = a?.fix ?? o[0]?.fix;
-	return s && n.state !== "dynamic" && i.push({
-		kind: "fix",
-		text: s
-	}), i;
+	return e.explanations.find((e) => e.source === t);
 }
 function m(e) {
-	let t = [{
-		kind: "guard",
-		text: `${e.expr} [${e.cause}, ${e.status}, ${e.phase}]`,
-		guardId: e.id
-	}];
-	t.push({
-		kind: "node",
-		text: e.fx_node ? `FX node ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}${e.fx_node_target ? ` (${e.fx_node_target})` : ""}` : "no FX node: Python control flow"
-	});
-	let n = e.user_stack[e.user_stack.length - 1];
-	return n && t.push({
-		kind: "line",
-		text: `${n.filename}:${n.lineno}  ${n.line}`,
-		frame: n
-	}), t;
-}
-function h(e, t, n) {
-	return e.recompiles.filter((e) => e.sources === void 0 ? e.specialization !== null && e.specialization.endsWith(`|${t}`) || e.guard !== null && (n.get(e.guard)?.sources ?? []).includes(t) : e.sources.includes(t));
-}
-function g(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function _(e) {
-	return "#" + (e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`);
+function h(e) {
+	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function v(e, t, n, r, i = 10) {
+function g(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function y(e, t, n) {
+function _(e, t, n) {
 	let r = document.createElementNS("http://www.w3.org/2000/svg", e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function b(e) {
+function v(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort((e, t) => e.localeCompare(t, void 0, { numeric: !0 })).concat("recompile");
 }
-function x(e) {
-	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = b(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = y("svg", {
+function y(e) {
+	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = v(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = _("svg", {
 		width: 640,
 		height: 220,
 		viewBox: "0 0 640 220",
 		"data-chart": "sweep"
 	});
-	return i.forEach((e) => s.appendChild(y("text", {
+	for (let e of i) s.appendChild(_("text", {
 		x: 4,
 		y: o(e === "recompile" ? null : e) + 4,
 		"font-size": 11
-	}, e))), s.appendChild(y("text", {
+	}, e));
+	return s.appendChild(_("text", {
 		x: 70,
 		y: 214,
 		"font-size": 11
 	}, `${e.axis ?? "point"}: ${n} … ${r}`)), t.forEach((t, n) => {
-		if (e.recompiled[n] && s.appendChild(y("line", {
+		if (e.recompiled[n] && s.appendChild(_("line", {
 			x1: a(t),
 			x2: a(t),
 			y1: 10,
 			y2: 190,
 			stroke: "#cf222e",
 			"stroke-opacity": .3
-		})), s.appendChild(y("circle", {
+		})), s.appendChild(_("circle", {
 			cx: a(t),
 			cy: o(e.predicted[n]),
 			r: 4,
@@ -172,14 +141,14 @@ function x(e) {
 			stroke: "#0969da"
 		})), e.actual[n] !== void 0 && e.actual[n] !== null) {
 			let [r, i] = [a(t), o(e.actual[n])];
-			s.appendChild(y("path", {
+			s.appendChild(_("path", {
 				d: `M${r - 3},${i - 3}L${r + 3},${i + 3}M${r - 3},${i + 3}L${r + 3},${i - 3}`,
 				stroke: "#bc4c00"
 			}));
 		}
 	}), s;
 }
-function S(t, n, r = `${t.filename}:${t.lineno}`) {
+function b(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -190,16 +159,16 @@ function S(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function C(t, n, r = {}) {
+function x(t, n, r = {}) {
 	let i = e("div");
-	for (let a of u(t)) {
+	for (let a of d(t)) {
 		let o = {
 			filename: a.filename,
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
 		};
-		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, S(o, r))));
+		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, b(o, r))));
 		let s = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -221,7 +190,7 @@ function C(t, n, r = {}) {
 	}
 	return i;
 }
-function w(t, n) {
+function S(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -243,22 +212,22 @@ function w(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function T(t, n, i, o = {}) {
-	let c = n.filter, u = (e, t) => r(t, c[e] ?? "", e, (t) => i({ filter: {
-		...c,
+function C(t, n, i, a = {}) {
+	let s = n.filter, l = (e, t) => r(t, s[e] ?? "", e, (t) => i({ filter: {
+		...s,
 		[e]: t || void 0
 	} })), d = document.createElement("input");
-	d.placeholder = "search expr, node, source, line", d.value = c.text ?? "", d.addEventListener("change", () => i({ filter: {
-		...c,
+	d.placeholder = "search expr, node, source, line", d.value = s.text ?? "", d.addEventListener("change", () => i({ filter: {
+		...s,
 		text: d.value || void 0
 	} }));
-	let f = s(a(t.guards, c), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, u("cause", l(t.guards, (e) => e.cause)), u("status", l(t.guards, (e) => e.status)), u("compile", l(t.guards, (e) => e.compile_id)), u("phase", l(t.guards, (e) => e.phase)), d, e("span", {
+	let f = c(o(t.guards, s), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, l("cause", u(t.guards, (e) => e.cause)), l("status", u(t.guards, (e) => e.status)), l("compile", u(t.guards, (e) => e.compile_id)), l("phase", u(t.guards, (e) => e.phase)), d, e("span", {
 		class: "muted",
 		"data-count": String(f.length)
-	}, `${f.length} of ${t.guards.length} guards`)), E(f, n, i, o));
+	}, `${f.length} of ${t.guards.length} guards`)), w(f, n, i, a));
 }
-function E(t, n, r, i) {
+function w(t, n, r, i) {
 	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -269,79 +238,81 @@ function E(t, n, r, i) {
 		sort: t,
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
-		let [e, a] = v(s.scrollTop, s.clientHeight || 480, 24, t.length);
-		o.replaceChildren(D(e * 24), ...t.slice(e, a).map((e) => O(e, n, r, i)), D((t.length - a) * 24));
+		let [e, a] = g(s.scrollTop, s.clientHeight || 480, 24, t.length);
+		o.replaceChildren(T(e * 24), ...t.slice(e, a).map((e) => E(e, n, r, i)), T((t.length - a) * 24));
 	};
 	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function D(t) {
+function T(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function O(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${I(a.filename)}:${a.lineno}` : "";
+function E(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${P(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? S(a, i, o) : o : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? b(a, i, o) : o : ""));
 }
-function k(t, n, r, i = {}) {
+function D(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, S(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), s = e("button", { onclick: () => navigator.clipboard?.writeText(a.fix ?? "") }, "copy");
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, b(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), s = e("button", { onclick: () => navigator.clipboard?.writeText(a.fix ?? "") }, "copy");
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), a.fix ? e("div", {}, e("h4", {}, "fix ", s), e("pre", { class: "fix" }, a.fix)) : null, e("p", { class: "muted" }, `link: ${_({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), a.fix ? e("div", {}, e("h4", {}, "fix ", s), e("pre", { class: "fix" }, a.fix)) : null, e("p", { class: "muted" }, `link: ${h({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function A(t, n, i, a = {}) {
-	let o = d(t), s = n.source ?? o[0] ?? "", c = e("ol", { class: "steps" }, ...(s ? p(t, s) : []).map((t) => e("li", { "data-kind": t.kind }, j(t, i, a))));
+function O(t, n, i, a = {}) {
+	let o = f(t), s = n.source ?? o[0] ?? "", c = e("ol", { class: "steps" }, ...(p(t, s)?.steps ?? []).map((t) => e("li", { "data-kind": t.kind }, k(t, i, a))));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), c);
 }
-function j(t, n, r) {
-	return t.guardId ? e("span", {
+function k(t, n, r) {
+	let i = t.guard;
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, b(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
+		"data-guard": i,
 		onclick: () => n({
 			pane: "guards",
-			guard: t.guardId
+			guard: i
 		})
-	}, t.text) : t.kind === "fix" ? e("pre", {}, t.text) : t.frame && r.openFrame ? e("span", {}, S(t.frame, r), `  ${t.frame.line}`) : t.text;
+	}, t.text);
 }
-function M(t) {
+function A(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(N(e));
+	for (let e of t.kernels) n.appendChild(j(e));
 	return n;
 }
-function N(t) {
+function j(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), P(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), M(t.source));
 }
-function P(t) {
+function M(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function F(t) {
-	let n = t.sweeps ?? [];
+function N(t) {
+	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0;
-		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, x(t)));
+		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, y(t)));
 	}
 	return r;
 }
-function I(e) {
+function P(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var L = [
+var F = [
 	"overview",
 	"symbols",
 	"guards",
@@ -349,8 +320,8 @@ var L = [
 	"kernels",
 	"sizes"
 ];
-function R(e) {
-	let t = g(e), n = {
+function I(e) {
+	let t = m(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -368,19 +339,19 @@ function R(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : L.includes(t.pane) ? {
+	} : F.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function z(t, r, a = {}) {
+function L(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
 	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = R(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	let l = a.deepLinks ?? !0, u = I(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
-		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", _({
+		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", h({
 			pane: "guard",
 			id: u.guard
 		})), f();
@@ -388,69 +359,71 @@ function z(t, r, a = {}) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, B(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, k(o, u.guard, d, a)) : null;
-		s.replaceChildren(V(o), H(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, R(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, D(o, u.guard, d, a)) : null;
+		s.replaceChildren(z(o), B(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
 	f();
 }
-function B(e, t, n, r) {
+function R(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return w(e, n);
-		case "guards": return T(e, t, n, r);
-		case "why": return A(e, t, n, r);
-		case "kernels": return M(e);
-		case "sizes": return F(e);
-		default: return C(e, n, r);
+		case "symbols": return S(e, n);
+		case "guards": return C(e, t, n, r);
+		case "why": return O(e, t, n, r);
+		case "kernels": return A(e);
+		case "sizes": return N(e);
+		default: return x(e, n, r);
 	}
 }
-function V(t) {
-	let n = Object.entries(t.problems ?? {}).map(([e, t]) => `${e} ${t}`).join(", ");
+function z(t) {
+	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function H(t, n) {
-	return e("nav", {}, ...L.map((r) => e("button", {
+function B(t, n) {
+	return e("nav", {}, ...F.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var U = { render({ model: t, el: n }) {
-	let r = e("div"), i = e("pre", {
+var V = { render({ model: t, el: n }) {
+	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
-	}), a = e("div", {
+	}), o = e("div", {
 		class: "error",
 		"data-error": ""
-	}), o = document.createElement("select");
-	o.setAttribute("aria-label", "frame");
-	let s = document.createElement("input");
-	s.setAttribute("aria-label", "sizes"), s.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", s.size = 48;
-	let c = 0, l = (e) => {
-		c += 1, t.set("request", {
+	}), s = document.createElement("select");
+	s.setAttribute("aria-label", "frame");
+	let c = document.createElement("input");
+	c.setAttribute("aria-label", "sizes"), c.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", c.size = 48;
+	let l = 0, u = (e) => {
+		l += 1, t.set("request", {
 			action: e,
-			frame: o.value,
-			args: s.value,
-			id: c
+			frame: s.value,
+			args: c.value,
+			id: l
 		}), t.save_changes();
-	}, u = e("div", { class: "controls" }, o, s, e("button", {
+	}, d = e("div", { class: "controls" }, s, c, e("button", {
 		"data-action": "predict",
-		onclick: () => l("predict")
+		onclick: () => u("predict")
 	}, "Predict"), e("button", {
 		"data-action": "run",
-		onclick: () => l("run")
-	}, "Run")), d = () => {
-		let e = JSON.parse(t.get("session_json") || "{}"), n = [...new Set((e.compiles ?? []).map((e) => e.name))];
-		o.replaceChildren(...n.map((e) => {
+		onclick: () => u("run")
+	}, "Run")), f = () => {
+		let e = String(t.get("session_json") || "{}");
+		if (e === "{}") return;
+		let n = i(JSON.parse(e)), a = [...new Set(n.compiles.map((e) => e.name))];
+		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), z(r, e, { deepLinks: !1 });
-	}, f = () => {
+		})), L(r, n, { deepLinks: !1 });
+	}, p = () => {
 		let e = t.get("results") ?? [];
-		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
+		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
-	t.on("change:session_json", d), t.on("change:results", f), t.on("change:error", () => {
-		a.textContent = t.get("error") ?? "";
-	}), n.replaceChildren(u, a, i, r), d(), f();
+	t.on("change:session_json", f), t.on("change:results", p), t.on("change:error", () => {
+		o.textContent = String(t.get("error") ?? "");
+	}), n.replaceChildren(d, o, a, r), f(), p();
 } };
-export { U as default };
+export { V as default };

@@ -1,7 +1,8 @@
 """The live compiler context, read synchronously while a trace event fires.
 
 Everything here reads thread-locals of Dynamo, AOTAutograd and Inductor that exist only
-during compilation (torch 2.13; see research notes §3).  Each reader returns ``None`` when
+during compilation (torch 2.13: ``torch._guards.TracingContext``, Dynamo's current
+instruction translator, ``torch.fx.traceback``).  Each reader returns ``None`` when
 the context is absent, so capture works the same whatever backend runs.
 """
 

@@ -8,11 +8,9 @@ from contextlib import contextmanager
 
 import torch
 
-# torch warns once that the caches we turned off include profile-guided dynamism
-# (torch/_dynamo/pgo.py); that is what capture asked for, so the user need not see it.
-warnings.filterwarnings(
-    "ignore", message="dynamo_pgo force disabled by torch.compiler.config", category=UserWarning
-)
+#: torch warns that the caches we turned off include profile-guided dynamism
+#: (torch/_dynamo/pgo.py); that is what capture asked for, so the user need not see it.
+PGO_WARNING = "dynamo_pgo force disabled by torch.compiler.config"
 
 
 @contextmanager
@@ -20,13 +18,16 @@ def compile_caches_disabled() -> Iterator[None]:
     """Turn off every compile cache; restore the previous value on exit.
 
     Cache hits replay guards from stored expressions, so their provenance points at
-    ``autograd_cache.py``/``codecache.py`` instead of the user's code.
+    ``autograd_cache.py``/``codecache.py`` instead of the user's code.  The warning filters
+    are the caller's again on exit (only torch's note about the caches is silenced inside).
     """
     config = torch.compiler.config
     previous = config.force_disable_caches
     config.force_disable_caches = True
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=PGO_WARNING, category=UserWarning)
+            yield
     finally:
         config.force_disable_caches = previous
 

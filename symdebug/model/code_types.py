@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from symdebug.model.values import Cause, CompileId, Source
+
 
 @dataclass(slots=True)
 class FxNode:
     """A node of a Dynamo output graph, with the user line it came from."""
 
-    compile_id: str
+    compile_id: CompileId
     name: str
     op: str
     target: str
@@ -19,6 +21,9 @@ class FxNode:
     lineno: int = 0
     code: str = ""
 
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+
 
 @dataclass(slots=True)
 class KernelSizeArg:
@@ -27,7 +32,7 @@ class KernelSizeArg:
     param: str
     expr: str
     symbols: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -43,20 +48,23 @@ class KernelLiteral:
 class SpecializedDim:
     """A dimension symbolic in the Dynamo graph but a literal in the generated code."""
 
-    source: str
+    source: Source
     symbol: str
     value: int
     placeholder: str
     explanation: str = ""
     guard: str | None = None
-    cause: str = "unknown"
+    cause: Cause = "unknown"
+
+    def __post_init__(self) -> None:
+        self.source = Source(self.source)
 
 
 @dataclass(slots=True)
 class Kernel:
     """One generated kernel (C++ on CPU, Triton on GPU) of a compiled graph."""
 
-    compile_id: str
+    compile_id: CompileId
     name: str
     graph: str
     language: str
@@ -65,12 +73,18 @@ class Kernel:
     nodes: list[str] = field(default_factory=list)
     source: str = ""
 
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+
 
 @dataclass(slots=True)
 class GraphCode:
     """The wrapper of one compiled graph: its kernels and the dims it baked in."""
 
-    compile_id: str
+    compile_id: CompileId
     graph: str
     input_sizes: dict[str, list[str]] = field(default_factory=dict)
     specialized_dims: list[SpecializedDim] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)

@@ -8,10 +8,11 @@ from typing import Any
 
 from symdebug.events import GRAPH_INPUTS
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import to_frames
+from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.reasons import split_payload
 from symdebug.model.types import Compile, InputDim, ShapeCheck, Signature, Symbol, TensorMeta
+from symdebug.model.values import CompileStatus, Source
 
 
 def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
@@ -26,7 +27,7 @@ def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
     return bool(config["assume_static_by_default"])
 
 
-def _status(group: CompileEvents, metrics: Mapping[str, Any]) -> str:
+def _status(group: CompileEvents, metrics: Mapping[str, Any]) -> CompileStatus:
     if metrics.get("fail_type"):
         return "failed"
     if not group.named("dynamo_output_graph"):
@@ -43,19 +44,21 @@ def _recompile_reasons(group: CompileEvents, metrics: Mapping[str, Any]) -> list
 
 
 def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
-    by_source = {source: symbol.name for symbol in symbols for source in symbol.sources}
+    by_source: dict[str, str] = {
+        source: symbol.name for symbol in symbols for source in symbol.sources
+    }
     dims = []
     for tensor in tree.tensors:
         for index, size in enumerate(tensor.sizes):
-            source = f"{tensor.source}.size()[{index}]"
+            source = Source.size(tensor.source, index)
             value: int | str = size if size is not None else by_source.get(source, "?")
             dims.append(InputDim(source, value, size is None))
-    dims.extend(InputDim(source, value, False) for source, (value, _) in tree.ints.items())
+    dims.extend(InputDim(Source(source), value, False) for source, (value, _) in tree.ints.items())
     return dims
 
 
 def _where(
-    group: CompileEvents, metrics: Mapping[str, Any], strings: Mapping[int, str]
+    group: CompileEvents, metrics: Mapping[str, Any], reader: FrameReader
 ) -> tuple[str, str, int]:
     if metrics.get("co_name"):
         return (
@@ -64,7 +67,7 @@ def _where(
             int(metrics.get("co_firstlineno") or 0),
         )
     start = group.last("dynamo_start")
-    frames = to_frames(start.body.get("stack"), strings) if start is not None else []
+    frames = reader.frames(start.body.get("stack")) if start is not None else []
     if frames:
         return frames[-1].name, frames[-1].filename, frames[-1].lineno
     return "", "", 0
@@ -98,12 +101,12 @@ def _signature(group: CompileEvents) -> Signature | None:
 
 
 def build_compile(
-    group: CompileEvents, tree: GuardTree, symbols: list[Symbol], strings: Mapping[int, str]
+    group: CompileEvents, tree: GuardTree, symbols: list[Symbol], reader: FrameReader
 ) -> Compile:
     """One Compile from its events."""
     metrics_event = group.last("compilation_metrics")
     metrics: Mapping[str, Any] = metrics_event.body if metrics_event is not None else {}
-    name, filename, lineno = _where(group, metrics, strings)
+    name, filename, lineno = _where(group, metrics, reader)
     key = group.key
     static = _static_by_default(metrics)
     seconds = metrics.get("entire_frame_compile_time_s")
@@ -125,7 +128,7 @@ def build_compile(
         graphs=[e.payload for e in group.named("dynamo_output_graph") if e.payload],
         dynamic=None if static is None else not static,
         inputs=_inputs(tree, symbols),
-        marked_dynamic=list(tree.marked_dynamic),
+        marked_dynamic=[Source(s) for s in tree.marked_dynamic],
         shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
         signature=_signature(group),
         tensors=_tensor_metas(group),

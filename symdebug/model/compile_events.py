@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from symdebug.events import CompileKey, Event
+from symdebug.model.values import CompileId
 
 Identity = tuple[int | None, int, int]
 
@@ -22,22 +24,27 @@ class CompileEvents:
     rank: int | None = None
     restarts: int = 0
     generation: int = 0
+    _by_name: dict[str, list[Event]] | None = None
+    _indexed: int = -1
 
     @property
-    def compile_id(self) -> str:
+    def compile_id(self) -> CompileId:
         """Torch's id; after a ``torch._dynamo.reset()`` reused it, ``@<generation>`` follows."""
-        return self.key.compile_id + (f"@{self.generation}" if self.generation else "")
+        return CompileId(self.key.compile_id).in_generation(self.generation)
 
     def named(self, name: str) -> list[Event]:
-        """All events with this name, in order."""
-        return [event for event in self.events if event.name == name]
+        """All events with this name, in order (read once the group is complete)."""
+        if self._by_name is None or self._indexed != len(self.events):
+            self._by_name = defaultdict(list)
+            for event in self.events:
+                self._by_name[event.name].append(event)
+            self._indexed = len(self.events)
+        return self._by_name.get(name, [])
 
     def last(self, name: str) -> Event | None:
         """The last event with this name, if any."""
-        for event in reversed(self.events):
-            if event.name == name:
-                return event
-        return None
+        found = self.named(name)
+        return found[-1] if found else None
 
 
 #: Events that open a compile: after a reset, one of these for a finished id is a new compile.
@@ -77,6 +84,7 @@ def _same_attempt(group: CompileEvents, key: CompileKey) -> bool:
     """Keep the last attempt: a higher one replaces what the group held."""
     if key.attempt > group.key.attempt:
         group.events = [e for e in group.events if e.name in ONCE_PER_COMPILE]
+        group._by_name = None
         group.restarts += 1
         group.key = key
     return key.attempt == group.key.attempt

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import linecache
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from symdebug.model.types import Frame
+from symdebug.model.values import posix_path
 
 #: Innermost frames that are guard plumbing, not the reason a guard exists.
 _PLUMBING = (
@@ -24,9 +26,10 @@ _PLUMBING = (
 FRAMEWORK_FRAMES_KEPT = 12
 
 
+@lru_cache(maxsize=8192)
 def is_torch_file(filename: str) -> bool:
     """Whether a path lies inside the torch package (absolute or torch's short form)."""
-    normalized = filename.replace("\\", "/")
+    normalized = posix_path(filename)
     return "/torch/" in normalized or normalized.startswith("torch/")
 
 
@@ -42,15 +45,81 @@ def to_frame(raw: Mapping[str, Any], strings: Mapping[int, str]) -> Frame:
     return Frame(str(filename), lineno, str(raw.get("name", "")), str(line or ""))
 
 
-def to_frames(raw: Sequence[Mapping[str, Any]] | None, strings: Mapping[int, str]) -> list[Frame]:
-    """A whole stack, outermost first (entries that are not frames are skipped)."""
+def _raw_frames(raw: Any) -> list[Mapping[str, Any]]:
     if not isinstance(raw, list | tuple):
         return []
-    return [to_frame(item, strings) for item in raw if isinstance(item, Mapping)]
+    return [item for item in raw if isinstance(item, Mapping)]
 
 
-def _is_plumbing(frame: Frame) -> bool:
-    where = frame.filename.replace("\\", "/") + ":" + frame.name
+class FrameReader:
+    """The frames of one event stream, each distinct frame made once.
+
+    Interned file names are resolved and torch files recognised once per name; guards share
+    most of their stacks, so frames are shared between facts: never change one in place.
+    """
+
+    def __init__(self, strings: Mapping[int, str]) -> None:
+        self.strings = strings
+        self._frames: dict[tuple[Any, ...], Frame] = {}
+        self._torch: dict[Any, bool] = {}
+        self._full: dict[str, str] = {}
+
+    def frame(self, raw: Mapping[str, Any]) -> Frame:
+        """One frame dict as a Frame."""
+        key = (raw.get("filename", ""), raw.get("line"), raw.get("name", ""), raw.get("loc"))
+        try:
+            found = self._frames.get(key)
+        except TypeError:  # an unhashable value in a damaged log: convert it uncached
+            return to_frame(raw, self.strings)
+        if found is None:
+            found = self._frames[key] = to_frame(raw, self.strings)
+        return found
+
+    def frames(self, raw: Any) -> list[Frame]:
+        """A whole stack, outermost first (entries that are not frames are skipped)."""
+        return [self.frame(item) for item in _raw_frames(raw)]
+
+    def user_frames(self, raw: Any) -> list[Frame]:
+        """A user stack: the frames that name a file."""
+        return [frame for frame in self.frames(raw) if frame.filename]
+
+    def innermost_torch_frames(self, raw: Any) -> Iterator[Frame]:
+        """The torch frames below the last frame outside torch, innermost first."""
+        if not isinstance(raw, list | tuple):
+            return
+        for item in reversed(raw):
+            if not isinstance(item, Mapping):
+                continue
+            if not self.is_torch_entry(item):
+                return
+            yield self.frame(item)
+
+    def full_path(self, short: str) -> str:
+        """The full path of a file torch shortened in a guard comment (``mp/probe/f.py``)."""
+        if short not in self._full:
+            self._full[short] = resolve_short_path(short, self.strings.values())
+        return self._full[short]
+
+    def is_torch_entry(self, raw: Mapping[str, Any]) -> bool:
+        """Whether a frame dict lies in torch (remembered per file name)."""
+        name = raw.get("filename", "")
+        try:
+            known = self._torch.get(name)
+        except TypeError:
+            return is_torch_file(self.frame(raw).filename)
+        if known is None:
+            known = self._torch[name] = is_torch_file(self.frame(raw).filename)
+        return known
+
+
+def is_plumbing(frame: Frame) -> bool:
+    """Whether a frame is guard plumbing (logging, symbolic-shapes internals), not a reason."""
+    return _plumbing(frame.filename, frame.name)
+
+
+@lru_cache(maxsize=16384)
+def _plumbing(filename: str, name: str) -> bool:
+    where = posix_path(filename) + ":" + name
     return any(part in where for part in _PLUMBING)
 
 
@@ -62,14 +131,9 @@ def framework_frames(stack: list[Frame]) -> list[Frame]:
             start = index + 1
     frames = stack[start:]
     end = len(frames)
-    while end > 0 and _is_plumbing(frames[end - 1]):
+    while end > 0 and is_plumbing(frames[end - 1]):
         end -= 1
     return frames[max(0, end - FRAMEWORK_FRAMES_KEPT) : end]
-
-
-def frame_names(stack: Sequence[Frame]) -> set[str]:
-    """Function names on a stack, for evidence checks."""
-    return {frame.name for frame in stack}
 
 
 _NOTE = re.compile(r"^(?P<code>.*?)\s*#\s*(?P<file>[^#]+?):(?P<line>\d+) in (?P<name>[\w<>.]+)")
@@ -83,10 +147,10 @@ def resolve_short_path(short: str, known: Iterable[str]) -> str:
     return short
 
 
-def frame_from_note(note: str, known: Iterable[str]) -> Frame | None:
+def frame_from_note(note: str, reader: FrameReader) -> Frame | None:
     """The user frame in a guard-tree comment: ``<code>  # <file>:<line> in <fn>``."""
     match = _NOTE.search(note)
     if match is None:
         return None
-    filename = resolve_short_path(match["file"].strip(), known)
+    filename = reader.full_path(match["file"].strip())
     return Frame(filename, int(match["line"]), match["name"], match["code"].strip())

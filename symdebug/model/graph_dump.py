@@ -12,12 +12,25 @@ from dataclasses import dataclass
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.guards_builder import free_symbols
+from symdebug.model.values import CompileId
 
 _SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\(self,?\s*(?P<params>.*)\):\s*$")
 _PARAM = re.compile(r'(?P<name>\w+): "(?P<annotation>[^"]*)"')
 _FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
-_NODE = re.compile(r'^\s*(?P<name>\w+)(?:: "(?P<annotation>[^"]*)")? = (?P<rhs>.+?)(?:;  .*)?$')
+# A node line ``name: "annotation" = rhs;  dead = None`` up to its rhs, which runs to the first
+# ``;  `` after its first character, or to the end of the line.
+_ANNOTATED_NODE = re.compile(r'^\s*(?P<name>\w+): "(?P<annotation>[^"]*)" = ')
+_RHS_END = ";  "
 _CALL = re.compile(r"(?:^|[\s.(])(?P<fn>[A-Za-z_]\w*)\(")
+_INDEXED = re.compile(r"^\w+\[")
+_METHOD = re.compile(r"^\w+\.(\w+)\(")
+#: The literal parts the patterns need: a line without one cannot match.
+_SIGNATURE_LITERAL = "def forward(self"
+_FILE_LITERAL = "# File: "
+_ANNOTATED = ': "'
+_SPLIT_AT = re.compile(r"[()\[\],]")
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile(f"[{_LINE_BREAKS}]")
 _OPERATORS = (
     ("//", "floordiv"),
     ("**", "pow"),
@@ -49,65 +62,117 @@ def annotation_sizes(annotation: str) -> list[str]:
 
 
 def split_top_level(text: str) -> list[str]:
-    """Split on commas outside brackets: ``"a(1, 2), b"`` -> ``["a(1, 2)", " b"]``."""
+    """Split on commas outside brackets: ``"a(1, 2), b"`` -> ``["a(1, 2)", " b"]``.
+
+    A blank last part is dropped.  An unmatched closer makes the depth negative, so no comma
+    after it splits.
+    """
+    if "(" in text or "[" in text or ")" in text or "]" in text:
+        parts = _split_nested(text)
+    else:
+        parts = text.split(",")
+    return parts if parts[-1].strip() else parts[:-1]
+
+
+def _split_nested(text: str) -> list[str]:
+    """Every part between top-level commas, the last one too (blank or not)."""
     parts: list[str] = []
-    depth, current = 0, ""
-    for char in text:
-        depth += char in "(["
-        depth -= char in ")]"
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current] if current.strip() else parts
+    depth, start = 0, 0
+    for found in _SPLIT_AT.finditer(text):
+        char = found.group()
+        if char != ",":
+            depth += 1 if char in "([" else -1
+        elif depth == 0:
+            parts.append(text[start : found.start()])
+            start = found.end()
+    return [*parts, text[start:]]
 
 
 def _target(rhs: str) -> str:
-    if re.match(r"^\w+\[", rhs):
+    """The node's function; each pattern is tried only where its bracket is."""
+    if "[" in rhs and _INDEXED.match(rhs):
         return "getitem"
-    method = re.match(r"^\w+\.(\w+)\(", rhs)
-    if method is not None:
-        return method[1]
-    call = _CALL.search(rhs)
-    if call is not None:
-        return call["fn"]
+    if "(" in rhs:
+        method = _METHOD.match(rhs)
+        if method is not None:
+            return method[1]
+        call = _CALL.search(rhs)
+        if call is not None:
+            return call["fn"]
     return next((name for op, name in _OPERATORS if op in rhs), "")
+
+
+def _line_at(text: str, index: int) -> str:
+    """The line holding ``text[index]``, split as ``str.splitlines`` splits."""
+    start = max(text.rfind(char, 0, index) for char in _LINE_BREAKS) + 1
+    end = _LINE_BREAK.search(text, index)
+    return text[start : end.start() if end else len(text)]
+
+
+def _signature(text: str) -> re.Match[str] | None:
+    """The first line of ``text.splitlines()`` that is the ``forward`` signature."""
+    index = text.find(_SIGNATURE_LITERAL)
+    while index >= 0:
+        if (match := _SIGNATURE.match(_line_at(text, index))) is not None:
+            return match
+        index = text.find(_SIGNATURE_LITERAL, index + 1)
+    return None
 
 
 def parse_placeholders(text: str) -> list[Placeholder]:
     """Graph inputs in order, from the ``forward`` signature."""
-    for line in text.splitlines():
-        match = _SIGNATURE.match(line)
-        if match is not None:
-            return [
-                Placeholder(p["name"], annotation_sizes(p["annotation"]), _sym(p["annotation"]))
-                for p in _PARAM.finditer(match["params"])
-            ]
-    return []
+    match = _signature(text)
+    if match is None:
+        return []
+    return [
+        Placeholder(p["name"], annotation_sizes(p["annotation"]), _sym(p["annotation"]))
+        for p in _PARAM.finditer(match["params"])
+    ]
 
 
 def _sym(annotation: str) -> str | None:
     return annotation[4:-1] if annotation.startswith("Sym(") else None
 
 
-def parse_nodes(text: str, compile_id: str) -> list[FxNode]:
+def _annotated_node(line: str) -> tuple[str, str, str] | None:
+    """(name, annotation, rhs) of the node a graph line assigns with a type annotation.
+
+    What ``_NODE`` matches there, ``None`` where it does not match or has no annotation.
+    """
+    if _ANNOTATED not in line or line.lstrip().startswith(("def ", "#")):
+        return None
+    head = _ANNOTATED_NODE.match(line)
+    if head is None or head.end() == len(line):
+        return None
+    end = line.find(_RHS_END, head.end() + 1)
+    return head["name"], head["annotation"], line[head.end() : end if end >= 0 else len(line)]
+
+
+def _where(comment: re.Match[str]) -> tuple[str, int, str]:
+    """(filename, line number, code) of a ``# File:`` comment."""
+    return comment["file"], int(comment["line"]), comment["code"].strip()
+
+
+def _node(
+    found: tuple[str, str, str], compile_id: CompileId, where: tuple[str, int, str] | None
+) -> FxNode:
+    """One call node; ``where`` is the user line of the latest ``# File:`` comment above it."""
+    name, annotation, rhs = found
+    sizes = annotation_sizes(annotation)
+    symbols = free_symbols(" ".join(sizes) or annotation)
+    node = FxNode(compile_id, name, "call", _target(rhs), sizes, symbols)
+    if where is not None:
+        node.filename, node.lineno, node.code = where
+    return node
+
+
+def parse_nodes(text: str, compile_id: CompileId) -> list[FxNode]:
     """Call nodes with their output sizes, symbols and the user line they came from."""
     nodes: list[FxNode] = []
-    where: re.Match[str] | None = None
+    where: tuple[str, int, str] | None = None
     for line in text.splitlines()[1:]:
-        if (file_match := _FILE.match(line)) is not None:
-            where = file_match
-            continue
-        match = _NODE.match(line)
-        if match is None or match["annotation"] is None or line.lstrip().startswith(("def ", "#")):
-            continue
-        sizes = annotation_sizes(match["annotation"])
-        symbols = free_symbols(" ".join(sizes) or match["annotation"])
-        nodes.append(
-            FxNode(compile_id, match["name"], "call", _target(match["rhs"]), sizes, symbols)
-        )
-        if where is not None:
-            nodes[-1].filename, nodes[-1].lineno = where["file"], int(where["line"])
-            nodes[-1].code = where["code"].strip()
+        if _FILE_LITERAL in line and (comment := _FILE.match(line)) is not None:
+            where = _where(comment)
+        elif (found := _annotated_node(line)) is not None:
+            nodes.append(_node(found, compile_id, where))
     return nodes

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from symdebug.model.values import Source
+
 _TENSOR = re.compile(
     r"TENSOR_MATCH: check_tensor\((?P<source>.+?), \w+, .*?size=\[(?P<size>[^\]]*)\], "
     r"stride=\[(?P<stride>[^\]]*)\]\)\s*(?:#\s*(?P<note>.*))?"
@@ -24,7 +26,15 @@ _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?:weak_)?dynamic_indices', set\(\)\)"
     r"\.issubset\(\{(?P<dims>[\d, ]+)\}\)"
 )
+#: A lambda guard holding one of these is not a shape guard.
 _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
+# The literal part each pattern needs: a line without it cannot match, so it is not searched.
+_GLOBAL_LITERAL = "GLOBAL_STATE:"
+_MARKED_LITERAL = "dynamic_indices', set()).issubset({"
+_TENSOR_LITERAL = "TENSOR_MATCH: check_tensor("
+_LENGTH_LITERAL = "LENGTH_CHECK: len("
+_EQUALS_LITERAL = "EQUALS_MATCH: "
+_LAMBDA_LITERAL = "LAMBDA_GUARD: "
 
 
 @dataclass(slots=True)
@@ -69,32 +79,53 @@ def _global_state(line: str) -> dict[str, Any]:
     return state if isinstance(state, dict) else {}
 
 
+def _add_marked(tree: GuardTree, marked: re.Match[str]) -> None:
+    dims = sorted(int(d) for d in marked["dims"].split(",") if d.strip())
+    tree.marked_dynamic += [Source.size(marked["source"], d) for d in dims]
+
+
+def _add_tensor(tree: GuardTree, match: re.Match[str]) -> None:
+    tensor = TensorMatch(
+        match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
+    )
+    tree.tensors.append(tensor)
+
+
+def _add_lambda(tree: GuardTree, match: re.Match[str]) -> None:
+    code = match["code"].strip()
+    if not any(part in code for part in _NOT_SHAPE):
+        tree.shape_lines.append(ShapeLine(code, (match["note"] or "").strip()))
+
+
 def _add_line(tree: GuardTree, line: str) -> None:
-    if "GLOBAL_STATE:" in line:
+    """Add what one line holds; each pattern is searched only where its literal part is."""
+    if _GLOBAL_LITERAL in line:
         tree.global_state = _global_state(line)
-    elif (marked := _MARKED.search(line)) is not None:
-        dims = sorted(int(d) for d in marked["dims"].split(",") if d.strip())
-        tree.marked_dynamic += [f"{marked['source']}.size()[{d}]" for d in dims]
-    elif (match := _TENSOR.search(line)) is not None:
-        tree.tensors.append(
-            TensorMatch(
-                match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
-            )
-        )
-    elif (match := _LENGTH.search(line)) is not None:
+    elif _MARKED_LITERAL in line and (marked := _MARKED.search(line)) is not None:
+        _add_marked(tree, marked)
+    elif _TENSOR_LITERAL in line and (match := _TENSOR.search(line)) is not None:
+        _add_tensor(tree, match)
+    elif _LENGTH_LITERAL in line and (match := _LENGTH.search(line)) is not None:
         tree.shape_lines.append(ShapeLine(match["code"], (match["note"] or "").strip()))
-    elif (match := _EQUALS.search(line)) is not None:
+    elif _EQUALS_LITERAL in line and (match := _EQUALS.search(line)) is not None:
         tree.ints[match["source"]] = (int(match["value"]), match["note"] or "")
-    elif (match := _LAMBDA.search(line)) is not None:
-        code = match["code"].strip()
-        if not any(code.startswith(prefix) or prefix in code for prefix in _NOT_SHAPE):
-            tree.shape_lines.append(ShapeLine(code, (match["note"] or "").strip()))
+    elif _LAMBDA_LITERAL in line and (match := _LAMBDA.search(line)) is not None:
+        _add_lambda(tree, match)
 
 
 def parse_guard_tree(text: str | None) -> GuardTree:
-    """Parse the tree; unknown lines are ignored."""
+    """Parse the tree; unknown lines are ignored.
+
+    Only lines holding one of ``_MARKS`` are read (the test is spelled out, for speed).
+    """
     tree = GuardTree()
     for line in (text or "").splitlines():
-        if any(mark in line for mark in _MARKS):
+        if (
+            "MATCH" in line
+            or "LAMBDA_GUARD" in line
+            or "DYNAMIC_MARKING" in line
+            or "GLOBAL_STATE" in line
+            or "LENGTH_CHECK" in line
+        ):
             _add_line(tree, line)
     return tree

@@ -8,27 +8,12 @@ from typing import Any
 
 from symdebug.events import SHAPE_ENV, Event
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import framework_frames, is_torch_file, to_frames
+from symdebug.model.frames import is_torch_file
+from symdebug.model.stacks import StackEvidence, StackReader
 from symdebug.model.types import Frame, Guard
+from symdebug.model.values import CompileId, GuardStatus
 
 _SYMBOL = re.compile(r"\b[su]\d+\b")
-_PHASE_FILES = (
-    ("/_inductor/", "inductor"),
-    ("/_functorch/", "aot"),
-    ("fx/experimental/proxy_tensor.py", "aot"),
-    ("_dynamo/symbolic_convert.py", "dynamo"),
-    ("/_dynamo/variables/", "dynamo"),
-)
-
-
-def phase_of(stack: list[Frame]) -> str:
-    """Innermost phase-defining torch file on a stack (for logs, where no live context is)."""
-    for frame in reversed(stack):
-        path = frame.filename.replace("\\", "/")
-        for part, phase in _PHASE_FILES:
-            if part in path:
-                return phase
-    return "unknown"
 
 
 def free_symbols(expr: str) -> list[str]:
@@ -36,16 +21,8 @@ def free_symbols(expr: str) -> list[str]:
     return list(dict.fromkeys(_SYMBOL.findall(expr)))
 
 
-def _is_runtime_assert(stack: list[Frame]) -> bool:
-    names = [frame.name for frame in stack]
-    if "_log_guard" not in names:
-        return False
-    index = names.index("_log_guard")
-    return index > 0 and names[index - 1] == "guard_or_defer_runtime_assert"
-
-
-def _status(stack: list[Frame], live: Mapping[str, Any]) -> str:
-    if _is_runtime_assert(stack):
+def _status(evidence: StackEvidence, live: Mapping[str, Any]) -> GuardStatus:
+    if evidence.runtime_assert:
         return "runtime-assert"
     if live.get("suppressed"):
         return "suppressed"
@@ -62,10 +39,14 @@ def _node_name(live: Mapping[str, Any]) -> str | None:
     return str(name) if name is not None else None
 
 
-def guard_from_event(event: Event, compile_id: str, strings: Mapping[int, str]) -> Guard:
-    """A Guard with the provenance a ``guard_added_fast`` event carries."""
+def guard_from_event(event: Event, compile_id: CompileId, reader: StackReader) -> Guard:
+    """A Guard with the provenance a ``guard_added_fast`` event carries.
+
+    Only the framework's part of the stack is read: the evidence (phase, runtime assert,
+    framework frames) lies below the last user frame.
+    """
     body, live = event.body, event.live or {}
-    stack = to_frames(body.get("stack"), strings)
+    evidence = reader.evidence(body.get("stack"))
     expr = str(body.get("expr", ""))
     instruction = live.get("instruction") or {}
     from_node = live.get("from_node") or []
@@ -73,11 +54,11 @@ def guard_from_event(event: Event, compile_id: str, strings: Mapping[int, str]) 
         id="",
         expr=expr,
         compile_id=compile_id,
-        status=_status(stack, live),
-        user_stack=[f for f in to_frames(body.get("user_stack"), strings) if f.filename],
-        framework_stack=framework_frames(stack),
+        status=_status(evidence, live),
+        user_stack=reader.user_frames(body.get("user_stack")),
+        framework_stack=list(evidence.frames),  # shared by guards of one stack tail
         fx_node=_node_name(live),
-        phase=live.get("phase") or phase_of(stack),
+        phase=live.get("phase") or evidence.phase,
         symbols=free_symbols(expr),
         instruction=instruction.get("opname"),
         aot_graph=live.get("aot_graph"),
@@ -97,7 +78,7 @@ def _frame_from_loc(loc: str | None) -> list[Frame]:
     return [Frame(match["file"], int(match["line"]), match["name"], loc.split("  #")[0])]
 
 
-def _guard_from_shape_env(entry: Mapping[str, Any], compile_id: str) -> Guard:
+def _guard_from_shape_env(entry: Mapping[str, Any], compile_id: CompileId) -> Guard:
     """A guard the ShapeEnv holds but no event announced (provenance from its SLoc)."""
     user = [f for f in _frame_from_loc(entry.get("user")) if not is_torch_file(f.filename)]
     expr = str(entry["expr"])
@@ -112,7 +93,9 @@ def _guard_from_shape_env(entry: Mapping[str, Any], compile_id: str) -> Guard:
     )
 
 
-def _reconcile_with_shape_env(guards: dict[str, Guard], env: Mapping[str, Any], cid: str) -> None:
+def _reconcile_with_shape_env(
+    guards: dict[str, Guard], env: Mapping[str, Any], cid: CompileId
+) -> None:
     """Live: the ShapeEnv decides what was installed; it is the source of truth."""
     installed = {str(entry["expr"]): entry for entry in env.get("guards", [])}
     asserts = set(env.get("runtime_asserts", []))
@@ -126,12 +109,12 @@ def _reconcile_with_shape_env(guards: dict[str, Guard], env: Mapping[str, Any], 
             guards[expr] = _guard_from_shape_env(entry, cid)
 
 
-def build_guards(group: CompileEvents, strings: Mapping[int, str]) -> list[Guard]:
+def build_guards(group: CompileEvents, reader: StackReader) -> list[Guard]:
     """Deduplicated guards of one compile, in the order torch added them."""
     compile_id = group.compile_id
     guards: dict[str, Guard] = {}
     for event in group.named("guard_added_fast"):
-        guard = guard_from_event(event, compile_id, strings)
+        guard = guard_from_event(event, compile_id, reader)
         kept = guards.get(guard.expr)
         # The same expression can be evaluated first under suppressed guards (fake tensor
         # cache checks) and installed later by another op: the installed one is its provenance.

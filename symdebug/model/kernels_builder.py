@@ -22,6 +22,7 @@ from symdebug.model.output_code import (
     parse_output_code,
 )
 from symdebug.model.types import Symbol
+from symdebug.model.values import CompileId, Source
 
 _PURE_SYMBOL = re.compile(r"^s\d+$")
 PROVENANCE = "artifact:inductor_provenance_tracking_node_mappings"
@@ -47,9 +48,9 @@ def _kernel_nodes(mapping: dict[str, object], name: str) -> list[str]:
 
 def _kernel(
     parsed: ParsedKernel,
-    cid: str,
+    cid: CompileId,
     graph: str,
-    sources: dict[str, list[str]],
+    sources: dict[str, list[Source]],
     mapping: dict[str, object],
 ) -> Kernel:
     size_args = []
@@ -70,7 +71,7 @@ def _kernel(
     )
 
 
-def _bases(sources: dict[str, list[str]]) -> dict[str, str]:
+def _bases(sources: dict[str, list[Source]]) -> dict[str, str]:
     """Placeholder name -> the source it was named after (``L_w_`` -> ``L['w']``)."""
     bases: dict[str, str] = {}
     for candidates in sources.values():
@@ -80,12 +81,12 @@ def _bases(sources: dict[str, list[str]]) -> dict[str, str]:
     return bases
 
 
-def _first_source(symbol: str, sources: dict[str, list[str]]) -> str:
-    return next(iter(sources.get(symbol, [])), symbol)
+def _first_source(symbol: str, sources: dict[str, list[Source]]) -> Source:
+    return next(iter(sources.get(symbol, [])), Source(symbol))
 
 
 def _specialized(
-    wrapper: ParsedWrapper, placeholders: list[Placeholder], sources: dict[str, list[str]]
+    wrapper: ParsedWrapper, placeholders: list[Placeholder], sources: dict[str, list[Source]]
 ) -> list[SpecializedDim]:
     if len(wrapper.args) != len(placeholders):
         return []  # not aligned (e.g. a backward graph): nothing to compare against
@@ -99,7 +100,7 @@ def _specialized(
             if _PURE_SYMBOL.match(before) and after.isdigit():
                 # A duck-sized dim shares its symbol with another input's: name it by its own
                 # placeholder, not by the symbol's first source.
-                source = f"{base}.size()[{dim}]" if base else _first_source(before, sources)
+                source = Source.size(base, dim) if base else _first_source(before, sources)
                 found.setdefault(
                     source, SpecializedDim(source, before, int(after), placeholder.name)
                 )
@@ -111,7 +112,7 @@ def build_kernels(
 ) -> tuple[list[Kernel], list[GraphCode]]:
     """Kernels with their size arguments and literals; dims baked in per compiled graph."""
     cid = group.compile_id
-    sources = {s.name: s.sources for s in symbols if s.sources}
+    sources: dict[str, list[Source]] = {s.name: s.sources for s in symbols if s.sources}
     graph_event = group.last("dynamo_output_graph")
     placeholders = parse_placeholders(graph_event.payload or "") if graph_event else []
     mappings = [_json(e.payload) for e in group.named(PROVENANCE)]

@@ -7,29 +7,37 @@ CPU kernels are C++ (``async_compile.cpp_pybinding([...], r'''...''')``, sizes a
 ``const int64_t ks0``); GPU kernels are Triton (``async_compile.triton('name', '''...''')``,
 sizes as ``ks0`` parameters and ``xnumel``).  Call sites in ``call()`` pass the wrapper's
 expressions (``s77``) in parameter order, which maps ``ks0`` to a symbol.
+
+The code is long (most of it kernel source), so the line-anchored patterns are not run over
+all of it: ``str.find`` locates the few lines holding a pattern's literal part, and the
+pattern is matched only there (:func:`_finditer`), finding exactly what ``finditer`` would.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from symdebug.model.graph_dump import split_top_level
 
 _AOT_ID = re.compile(r"^# AOT ID: \['(?P<graph>[^']+)'\]", re.MULTILINE)
+_AOT_LITERAL = "# AOT ID: ['"
+#: In every kernel definition line (C++ and Triton) and in the ``args`` unpacking line.
+_ASSIGNS = " = a"
+_DEFINES = " = async_compile."
+# A definition's head; its body runs to the first closing quotes after it, as a DOTALL
+# ``(?P<body>.*?)'''`` would, but found by ``str.find``.
 _CPP_DEF = re.compile(
-    r"^(?P<name>\w+) = async_compile\.cpp_pybinding\(\[(?P<types>[^\]]*)\], r'''(?P<body>.*?)'''\)",
-    re.MULTILINE | re.DOTALL,
+    r"^(?P<name>\w+) = async_compile\.cpp_pybinding\(\[(?P<types>[^\]]*)\], r'''", re.MULTILINE
 )
+_CPP_END = "''')"
 _TRITON_DEF = re.compile(
-    r"^(?P<name>\w+) = async_compile\.triton\('(?P<kernel>\w+)', '''(?P<body>.*?)'''",
-    re.MULTILINE | re.DOTALL,
+    r"^(?P<name>\w+) = async_compile\.triton\('(?P<kernel>\w+)', '''", re.MULTILINE
 )
+_TRITON_END = "'''"
 _CPP_PARAMS = re.compile(r'extern "C"\s+void\s+kernel\((?P<params>[^)]*)\)', re.DOTALL)
 _TRITON_PARAMS = re.compile(r"def \w+\((?P<params>[^)]*)\):")
-_BINDING = re.compile(
-    r"^\s+(?P<symbol>[su]\d+) = (?P<expr>\w+(?:\.size\(\)\[\d+\]|_size\[\d+\])?)$", re.MULTILINE
-)
 # Inputs are asserted as ``assert_size_stride(arg0_1, (s77, 3), (3, 1))``; CPU wrappers add
 # ``'input'``, GPU wrappers of torch 2.11 do not, so only the wrapper's own args are kept.
 _ASSERT = re.compile(r"assert_size_stride\((?P<arg>\w+), \((?P<sizes>[^()]*)\), ")
@@ -39,7 +47,13 @@ _LOCAL_SIZE = re.compile(
     r"^\s+(?P<name>ps\d+|\w+_(?:x|y|z|r0_|r1_)?numel) = (?P<expr>[\w\s*+/%()\-,]+?)\s*$",
     re.MULTILINE,
 )
+_NUMEL = "numel = "
+_PS = re.compile(r"ps\d+ = ")
 _ARGS = re.compile(r"^\s+(?P<names>\w+(?:, \w+)*),? = args$", re.MULTILINE)
+_ARGS_LITERAL = " = args"
+# A kernel's call site: ``name(...)`` (C++) or ``name.run(...)`` (Triton).
+_CALL = re.compile(r"^\s+(?P<name>\w+)(?:\.run)?\((?P<args>.*)\)\s*$", re.MULTILINE)
+_CALLED = ("(", ".run(")
 
 
 @dataclass(slots=True)
@@ -60,8 +74,60 @@ class ParsedWrapper:
     graph: str
     kernels: list[ParsedKernel]
     args: list[str]
-    bindings: dict[str, str]
     input_sizes: dict[str, list[str]]
+
+
+def _found(text: str, literal: str) -> Iterator[int]:
+    """Every index of ``literal`` in ``text``, in order."""
+    index = text.find(literal)
+    while index >= 0:
+        yield index
+        index = text.find(literal, index + len(literal))
+
+
+def _line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def _lines(text: str, indexes: Iterable[int]) -> list[int]:
+    """Sorted distinct starts of the lines holding ``indexes``."""
+    return sorted({_line_start(text, index) for index in indexes})
+
+
+def _run_starts(text: str, line: int, floor: int) -> list[int]:
+    """``line`` and the starts of the blank lines right above it, none before ``floor``.
+
+    A pattern led by ``^`` and whitespace that reaches ``line``'s text can start at any of them.
+    """
+    starts = [line]
+    while starts[-1] > floor:
+        above = _line_start(text, starts[-1] - 1)
+        if above < floor or text[above : starts[-1] - 1].strip():
+            break
+        starts.append(above)
+    return starts[::-1]
+
+
+def _match_at(
+    pattern: re.Pattern[str], text: str, line: int, floor: int = 0
+) -> re.Match[str] | None:
+    """The leftmost match starting at ``line`` or a blank line above it (not before ``floor``)."""
+    for start in _run_starts(text, line, floor):
+        if (found := pattern.match(text, start)) is not None:
+            return found
+    return None
+
+
+def _finditer(pattern: re.Pattern[str], text: str, lines: Iterable[int]) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``, for a ``^``-anchored pattern that only ``lines`` can hold.
+
+    ``lines`` are line starts in order; each match's first non-blank line must be one of them.
+    """
+    end = 0
+    for line in lines:
+        if line >= end and (found := _match_at(pattern, text, line, end)) is not None:
+            end = found.end()
+            yield found
 
 
 def _params(text: str) -> list[str]:
@@ -73,15 +139,54 @@ def _params(text: str) -> list[str]:
     return names
 
 
-def _kernels(
-    code: str, definition: re.Pattern[str], params: re.Pattern[str], language: str
-) -> list[ParsedKernel]:
+@dataclass(frozen=True, slots=True)
+class _Language:
+    """How one language's kernels are defined: head pattern, closing quotes, parameters."""
+
+    name: str
+    head: re.Pattern[str]
+    close: str
+    params: re.Pattern[str]
+
+
+_CPP = _Language("cpp", _CPP_DEF, _CPP_END, _CPP_PARAMS)
+_TRITON = _Language("triton", _TRITON_DEF, _TRITON_END, _TRITON_PARAMS)
+
+
+def _definitions(code: str, language: _Language, lines: list[int]) -> Iterator[tuple[str, str]]:
+    """(name, body) of each definition, in order and not overlapping, as ``finditer`` would.
+
+    A head starts with a name at a line start, so only the ``lines`` themselves can start one.
+    """
+    end = 0
+    for line in lines:
+        if line >= end and (found := language.head.match(code, line)) is not None:
+            closing = code.find(language.close, found.end())
+            if closing >= 0:
+                end = closing + len(language.close)
+                yield found["name"], code[found.end() : closing]
+
+
+def _kernels(code: str, language: _Language, lines: list[int]) -> list[ParsedKernel]:
     kernels = []
-    for match in definition.finditer(code):
-        found = params.search(match["body"])
+    for name, body in _definitions(code, language, lines):
+        found = language.params.search(body)
         names = _params(found["params"]) if found else []
-        kernels.append(ParsedKernel(match["name"], language, names, match["body"]))
+        kernels.append(ParsedKernel(name, language.name, names, body))
     return kernels
+
+
+def _call_site(code: str, name: str) -> re.Match[str] | None:
+    """The first indented line ``name(...)`` or ``name.run(...)``, as ``re.search`` finds it.
+
+    That is the leftmost match of ``_CALL`` named ``name``, were ``name`` put in the pattern.
+    """
+    for index in _found(code, name):
+        if code.startswith(_CALLED, index + len(name)):
+            found = _match_at(_CALL, code, _line_start(code, index))
+            if found is not None and found["name"] == name:
+                return found
+    return None
 
 
 def _call_args(code: str, name: str, local_sizes: dict[str, str]) -> list[str]:
@@ -89,7 +194,7 @@ def _call_args(code: str, name: str, local_sizes: dict[str, str]) -> list[str]:
 
     A local size variable is replaced by the expression it was assigned.
     """
-    match = re.search(rf"^\s+{re.escape(name)}(?:\.run)?\((?P<args>.*)\)\s*$", code, re.MULTILINE)
+    match = _call_site(code, name)
     if match is None:
         return []
     args = [arg.strip() for arg in split_top_level(match["args"])]
@@ -97,21 +202,53 @@ def _call_args(code: str, name: str, local_sizes: dict[str, str]) -> list[str]:
     return [local_sizes.get(arg, arg) for arg in kept]
 
 
+def _local_sizes(code: str) -> dict[str, str]:
+    """``ps0 = ...`` and ``*numel = ...`` assignments, the last one of each name winning."""
+    lines = _lines(code, [*_found(code, _NUMEL), *(m.start() for m in _PS.finditer(code))])
+    return {m["name"]: m["expr"].strip() for m in _finditer(_LOCAL_SIZE, code, lines)}
+
+
+def _assignments(code: str) -> tuple[list[int], list[int]]:
+    """Lines that may define a kernel, and lines that may unpack ``args``: one scan finds both."""
+    defines, unpacks = [], []
+    for index in _found(code, _ASSIGNS):
+        if code.startswith(_DEFINES, index):
+            defines.append(index)
+        elif code.startswith(_ARGS_LITERAL, index):
+            unpacks.append(index)
+    return _lines(code, defines), _lines(code, unpacks)
+
+
+def _wrapper_args(code: str, lines: list[int]) -> list[str]:
+    """The names ``call()`` unpacks from ``args``."""
+    found = next(_finditer(_ARGS, code, lines), None)
+    return found["names"].split(", ") if found else []
+
+
+def _all_kernels(code: str, lines: list[int]) -> list[ParsedKernel]:
+    """C++ kernels, then Triton kernels, each in order of definition."""
+    return _kernels(code, _CPP, lines) + _kernels(code, _TRITON, lines)
+
+
+def _graph(code: str) -> str:
+    """The compiled graph's AOT id, from the first ``# AOT ID: ['...']`` line."""
+    lines = (_line_start(code, index) for index in _found(code, _AOT_LITERAL))
+    found = next(_finditer(_AOT_ID, code, lines), None)
+    return found["graph"] if found else ""
+
+
 def parse_output_code(code: str) -> ParsedWrapper:
-    """Kernels, their call arguments, symbol bindings and asserted input sizes."""
-    graph = _AOT_ID.search(code)
-    kernels = _kernels(code, _CPP_DEF, _CPP_PARAMS, "cpp")
-    kernels += _kernels(code, _TRITON_DEF, _TRITON_PARAMS, "triton")
-    local_sizes = {m["name"]: m["expr"].strip() for m in _LOCAL_SIZE.finditer(code)}
+    """Kernels, their call arguments and asserted input sizes."""
+    defines, unpacks = _assignments(code)
+    kernels = _all_kernels(code, defines)
+    local_sizes = _local_sizes(code)
     for kernel in kernels:
         kernel.call_args = _call_args(code, kernel.name, local_sizes)
-    found = _ARGS.search(code)
-    args = found["names"].split(", ") if found else []
+    args = _wrapper_args(code, unpacks)
     return ParsedWrapper(
-        graph=graph["graph"] if graph else "",
+        graph=_graph(code),
         kernels=kernels,
         args=args,
-        bindings={m["symbol"]: m["expr"] for m in _BINDING.finditer(code)},
         input_sizes={
             m["arg"]: [s.strip() for s in m["sizes"].split(",") if s.strip()]
             for m in _ASSERT.finditer(code)
@@ -125,6 +262,11 @@ _CPP_STEP = re.compile(r"\+=static_cast<int64_t>\((?P<value>\d+)L\)")
 _TRITON_NUMEL = re.compile(r"^\s*(?P<what>\w*numel) = (?P<value>\d+)\s*$", re.MULTILINE)
 #: Inductor's CPU codegen constants: the reduction accumulation chunk (cpp.py).
 CODEGEN_CONSTANTS = frozenset({4096})
+
+
+def _numels(body: str) -> Iterator[re.Match[str]]:
+    """``_TRITON_NUMEL.finditer(body)``, matched only on lines holding ``numel = ``."""
+    return _finditer(_TRITON_NUMEL, body, _lines(body, _found(body, _NUMEL)))
 
 
 def kernel_literals(kernel: ParsedKernel) -> list[tuple[int, str, str]]:
@@ -141,6 +283,6 @@ def kernel_literals(kernel: ParsedKernel) -> list[tuple[int, str, str]]:
             value = int(match["value"])
             kind = "codegen" if value in CODEGEN_CONSTANTS else "size"
             found.setdefault((value, kind), match.group(0))
-    for match in _TRITON_NUMEL.finditer(kernel.body):
+    for match in _numels(kernel.body):
         found.setdefault((int(match["value"]), "size"), match.group(0).strip())
     return [(value, kind, context) for (value, kind), context in found.items()]

@@ -19,7 +19,6 @@ _EQUALS = re.compile(r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+)\s*(?:#|$
 _USER_LOC = re.compile(
     r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
 )
-_LOCAL = re.compile(r"""L\[['"]([^'"]+)['"]\]""")
 
 
 @dataclass(slots=True)
@@ -43,11 +42,6 @@ class Reason:
     def code(self) -> str:
         """The check itself, without torch's trailing comments."""
         return self.text.split("  #", 1)[0].split(" #", 1)[0].strip()
-
-
-def strip_local_scope(source: str) -> str:
-    """``L['x'].size()[0]`` -> ``x.size()[0]``, the way torch words reasons."""
-    return _LOCAL.sub(r"\1", source)
 
 
 def split_payload(payload: str | None) -> list[str]:
@@ -94,3 +88,10 @@ def parse_reason(raw: str) -> Reason:
         reason.user_file, reason.user_line = loc["file"].strip(), int(loc["line"])
         reason.user_fn, reason.framework_loc = loc["fn"], loc["fw"]
     return reason
+
+
+def first_reason_line(reasons: list[str]) -> str:
+    """The first reason's first line, without torch's alignment padding."""
+    if not reasons or not reasons[0]:
+        return "(no reason recorded)"
+    return re.sub(r"\s{3,}", "  ", reasons[0].splitlines()[0])

@@ -24,18 +24,25 @@ from symdebug.model.types import (
     Recompile,
     ShapeCheck,
     Signature,
+    SourceExplanation,
     Specialization,
     Symbol,
     TensorMeta,
+    WhyStep,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+#: The notebook MIME type of the document: the version is part of its name.
+MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
 #: a v1 document reads with those empty.  v3 added the sources of each recompile's failed
 #: check; an older document gets those of its specialization and guard.
-READABLE_VERSIONS = (1, 2, 3)
-#: The JSON Schema of the current version, shipped inside the package.
-SCHEMA_FILE = f"schema/session-v{SCHEMA_VERSION}.schema.json"
+#: v4 added the explanation of every input (``explanations``) and each symbol's fix; an
+#: older document gets them from the session that reads it.
+READABLE_VERSIONS = (1, 2, 3, 4)
+#: The JSON Schema of the current version, shipped inside the package; generated from the
+#: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
+SCHEMA_FILE = "schema/session.schema.json"
 
 
 def json_schema() -> dict[str, Any]:
@@ -47,7 +54,9 @@ def json_schema() -> dict[str, Any]:
     return schema
 
 
-_REFERENCES = {"guards", "guard", "specialization"}
+#: Fields that refer to records stored elsewhere in the document: in every record but
+#: ``Facts`` itself, a Guard or Specialization in one of these is written as its id.
+REFERENCE_FIELDS = frozenset({"guards", "guard", "specialization"})
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -55,7 +64,7 @@ def _plain(obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for field in dataclasses.fields(obj):
         value = getattr(obj, field.name)
-        if field.name in _REFERENCES and not isinstance(obj, Facts):
+        if field.name in REFERENCE_FIELDS and not isinstance(obj, Facts):
             value = _reference(value)
         elif isinstance(value, Frame | Signature):
             value = dataclasses.asdict(value)
@@ -100,6 +109,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "fx_nodes": [dataclasses.asdict(n) for n in facts.fx_nodes],
         "kernels": [dataclasses.asdict(k) for k in facts.kernels],
         "graph_code": [dataclasses.asdict(g) for g in facts.graph_code],
+        "explanations": [_plain(e) for e in facts.explanations],
         "sweeps": facts.sweeps,
     }
 
@@ -151,6 +161,18 @@ def _recompile(
     older = ([spec.source] if spec else []) + (guard.sources if guard else [])  # before v3
     sources = data.get("sources", list(dict.fromkeys(older)))
     return Recompile(**dict(data, guard=guard, specialization=spec, sources=sources))
+
+
+def _explanation(data: dict[str, Any], guards: dict[str, Guard]) -> SourceExplanation:
+    steps = [WhyStep(**dict(s, frame=_maybe_frame(s.get("frame")))) for s in data["steps"]]
+    return SourceExplanation(
+        **dict(
+            data,
+            guards=[guards[i] for i in data["guards"]],
+            user_frame=_maybe_frame(data.get("user_frame")),
+            steps=steps,
+        )
+    )
 
 
 def _compile(data: dict[str, Any]) -> Compile:
@@ -208,6 +230,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         fx_nodes=[FxNode(**d) for d in document.get("fx_nodes", [])],
         kernels=[_kernel(d) for d in document.get("kernels", [])],
         graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
+        explanations=[_explanation(d, guards) for d in document.get("explanations", [])],
         sweeps=list(document.get("sweeps", [])),
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),

@@ -7,12 +7,11 @@ specialized ints (``EQUALS_MATCH``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import frame_from_note, to_frames
+from symdebug.model.frames import FrameReader, frame_from_note
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.types import Guard, Specialization
+from symdebug.model.values import CompileId, Source
 
 #: Parameters and buffers are static by design; listing their dims would bury the inputs.
 _STATE_SOURCES = ("._parameters[", "._buffers[", ".weight", ".bias")
@@ -38,20 +37,20 @@ def forcing_guards(guards: list[Guard], symbol: str, value: object) -> list[Guar
 
 
 def _from_events(
-    group: CompileEvents, guards: list[Guard], strings: Mapping[int, str]
+    group: CompileEvents, guards: list[Guard], reader: FrameReader
 ) -> list[Specialization]:
     result: list[Specialization] = []
     for event in group.named("symbolic_shape_specialization"):
         body = event.body
         symbol, value = str(body.get("symbol", "")), _int_value(body.get("value"))
         forced = forcing_guards(guards, symbol, value)
-        user = [f for f in to_frames(body.get("user_stack"), strings) if f.filename]
+        user = reader.user_frames(body.get("user_stack"))
         user_frame = (
             user[-1] if user else next((g.user_frame for g in forced if g.user_frame), None)
         )
         result.extend(
             Specialization(
-                source=str(source),
+                source=Source(source),
                 value=value,
                 compile_id=group.compile_id,
                 guards=forced,
@@ -64,15 +63,15 @@ def _from_events(
     return result
 
 
-def _from_tree(tree: GuardTree, compile_id: str, files: list[str]) -> list[Specialization]:
+def _from_tree(tree: GuardTree, compile_id: CompileId, reader: FrameReader) -> list[Specialization]:
     result: list[Specialization] = []
     for tensor in tree.tensors:
         if is_module_state(tensor.source):
             continue
-        frame = frame_from_note(tensor.note, files)
+        frame = frame_from_note(tensor.note, reader)
         result.extend(
             Specialization(
-                f"{tensor.source}.size()[{index}]",
+                Source.size(tensor.source, index),
                 size,
                 compile_id,
                 user_frame=frame,
@@ -82,22 +81,26 @@ def _from_tree(tree: GuardTree, compile_id: str, files: list[str]) -> list[Speci
             if size is not None
         )
     for source, (value, note) in tree.ints.items():
-        frame = frame_from_note(note, files)
+        frame = frame_from_note(note, reader)
         result.append(
             Specialization(
-                source, value, compile_id, user_frame=frame, reason="equals_match", kind="int"
+                Source(source),
+                value,
+                compile_id,
+                user_frame=frame,
+                reason="equals_match",
+                kind="int",
             )
         )
     return result
 
 
 def build_specializations(
-    group: CompileEvents, tree: GuardTree, guards: list[Guard], strings: Mapping[int, str]
+    group: CompileEvents, tree: GuardTree, guards: list[Guard], reader: FrameReader
 ) -> list[Specialization]:
     """All specializations of one compile, one per source."""
     seen: dict[str, Specialization] = {}
-    files = list(strings.values())
-    from_tree = _from_tree(tree, group.compile_id, files)
-    for spec in _from_events(group, guards, strings) + from_tree:
+    from_tree = _from_tree(tree, group.compile_id, reader)
+    for spec in _from_events(group, guards, reader) + from_tree:
         seen.setdefault(spec.source, spec)
     return list(seen.values())

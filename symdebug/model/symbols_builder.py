@@ -8,9 +8,10 @@ from typing import Any
 
 from symdebug.events import SHAPE_ENV
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import to_frames
+from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.types import Frame, Symbol
+from symdebug.model.values import CompileId, Source
 
 _RANGE = re.compile(r"\[(?P<lower>[^,]+), (?P<upper>[^\]]+)\]")
 _DUCK = re.compile(r"^(?P<new>.+?) == (?P<old>.+)$")
@@ -26,16 +27,16 @@ def _parse_range(text: Any) -> tuple[int | str, int | str] | None:
     return (_bound(match["lower"]), _bound(match["upper"])) if match else None
 
 
-def _user_frames(group: CompileEvents, strings: Mapping[int, str]) -> dict[str, Frame]:
+def _user_frames(group: CompileEvents, reader: FrameReader) -> dict[str, Frame]:
     frames: dict[str, Frame] = {}
     for event in group.named("create_symbol") + group.named("create_unbacked_symbol"):
-        stack = [f for f in to_frames(event.body.get("user_stack"), strings) if f.filename]
+        stack = reader.user_frames(event.body.get("user_stack"))
         if stack:
             frames.setdefault(str(event.body.get("symbol")), stack[-1])
     return frames
 
 
-def _from_shape_env(env: Mapping[str, Any], compile_id: str) -> list[Symbol]:
+def _from_shape_env(env: Mapping[str, Any], compile_id: CompileId) -> list[Symbol]:
     symbols = []
     for name, info in env.get("symbols", {}).items():
         lower, upper = info.get("range_lower_loc") or {}, info.get("range_upper_loc") or {}
@@ -44,7 +45,7 @@ def _from_shape_env(env: Mapping[str, Any], compile_id: str) -> list[Symbol]:
         symbols.append(
             Symbol(
                 name=name,
-                sources=list(info.get("sources", [])),
+                sources=[Source(s) for s in info.get("sources", [])],
                 compile_id=compile_id,
                 hint=info.get("hint") if isinstance(info.get("hint"), int) else None,
                 range=(value_range[0], value_range[1]) if value_range else None,
@@ -65,7 +66,7 @@ def _from_events(group: CompileEvents, tree: GuardTree) -> list[Symbol]:
             name,
             Symbol(
                 name=name,
-                sources=[str(source)] if source else [],
+                sources=[Source(source)] if source else [],
                 compile_id=group.compile_id,
                 hint=int(value) if value.lstrip("-").isdigit() else None,
                 range=_parse_range(body.get("vr")),
@@ -83,12 +84,10 @@ def _add_duck_sources(by_name: dict[str, Symbol], tree: GuardTree) -> None:
             continue
         for symbol in by_name.values():
             if match["old"] in symbol.sources and match["new"] not in symbol.sources:
-                symbol.sources.append(match["new"])
+                symbol.sources.append(Source(match["new"]))
 
 
-def build_symbols(
-    group: CompileEvents, tree: GuardTree, strings: Mapping[int, str]
-) -> list[Symbol]:
+def build_symbols(group: CompileEvents, tree: GuardTree, reader: FrameReader) -> list[Symbol]:
     """Symbols of one compile with sources, hint, range and the user line that created them."""
     env = group.last(SHAPE_ENV)
     symbols = (
@@ -96,7 +95,7 @@ def build_symbols(
         if env is not None
         else _from_events(group, tree)
     )
-    frames = _user_frames(group, strings)
+    frames = _user_frames(group, reader)
     for symbol in symbols:
         symbol.user_frame = frames.get(symbol.name)
         if symbol.name.startswith("u"):

@@ -1,30 +1,31 @@
 """Typed facts of a session.  Plain dataclasses: no torch objects, all JSON-able.
 
-Attribute names listed in DESIGN.md are a public contract; add, never rename.
+Attribute names listed in docs/architecture.md ("Public names") are a contract: add, never
+rename.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from symdebug.model.code_types import FxNode, GraphCode, Kernel
-
-#: Cause values, as DESIGN.md names them.
-CAUSES = (
-    "user_branch",
-    "op_requirement",
-    "int_specialized",
-    "zero_one",
-    "duck_sizing",
-    "static_by_default",
-    "inductor",
-    "backward",
-    "mark_dynamic_violated",
-    "unknown",
+from symdebug.model.values import (
+    Cause,
+    CompileId,
+    CompileStatus,
+    GuardStatus,
+    Phase,
+    Source,
+    SpecializationKind,
+    SymbolState,
+    WhyStepKind,
 )
-GUARD_STATUSES = ("installed", "suppressed", "runtime-assert", "ignored")
-SYMBOL_STATES = ("dynamic", "specialized", "duck-sized", "static-by-default", "unbacked")
+
+#: Cause values (docs/architecture.md has the evidence and the fix of each).
+CAUSES: tuple[Cause, ...] = get_args(Cause)
+GUARD_STATUSES: tuple[GuardStatus, ...] = get_args(GuardStatus)
+SYMBOL_STATES: tuple[SymbolState, ...] = get_args(SymbolState)
 
 
 @dataclass(slots=True)
@@ -47,15 +48,15 @@ class Guard:
 
     id: str
     expr: str
-    compile_id: str
-    status: str = "installed"
-    cause: str = "unknown"
+    compile_id: CompileId
+    status: GuardStatus = "installed"
+    cause: Cause = "unknown"
     user_stack: list[Frame] = field(default_factory=list)
     framework_stack: list[Frame] = field(default_factory=list)
     fx_node: str | None = None
-    phase: str = "unknown"
+    phase: Phase = "unknown"
     symbols: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
     instruction: str | None = None
     aot_graph: str | None = None
     fix: str | None = None
@@ -67,6 +68,10 @@ class Guard:
     inductor_node: str | None = None
     line_nodes: list[str] = field(default_factory=list)
     kernel: str | None = None
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.sources = [Source(s) for s in self.sources]
 
     @property
     def user_frame(self) -> Frame | None:
@@ -84,55 +89,74 @@ class Symbol:
     """A symbolic size (or a dimension that stayed a constant) in one compile."""
 
     name: str
-    sources: list[str]
-    compile_id: str
+    sources: list[Source]
+    compile_id: CompileId
     hint: int | None = None
     range: tuple[int | str, int | str] | None = None
-    state: str = "dynamic"
-    cause: str | None = None
+    state: SymbolState = "dynamic"
+    cause: Cause | None = None
     user_frame: Frame | None = None
     range_locs: dict[str, str] = field(default_factory=dict)
+    #: What would keep it dynamic, when it is not (set with the other fixes).
+    fix: str | None = None
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.sources = [Source(s) for s in self.sources]
 
 
 @dataclass(slots=True)
 class Specialization:
     """A source whose value was baked into a compile as a constant."""
 
-    source: str
+    source: Source
     value: int | str
-    compile_id: str
-    cause: str = "unknown"
+    compile_id: CompileId
+    cause: Cause = "unknown"
     guards: list[Guard] = field(default_factory=list)
     user_frame: Frame | None = None
     reason: str = ""
-    kind: str = "size"
+    kind: SpecializationKind = "size"
     fix: str | None = None
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.source = Source(self.source)
 
 
 @dataclass(slots=True)
 class Recompile:
     """Why a frame was compiled again: the cached entry that failed, and its check."""
 
-    compile_id: str
-    failed_entry: str | None
+    compile_id: CompileId
+    failed_entry: CompileId | None
     reasons: list[str]
     guard: Guard | None = None
-    cause: str = "unknown"
+    cause: Cause = "unknown"
     specialization: Specialization | None = None
-    failed_entries: list[str] = field(default_factory=list)
+    failed_entries: list[CompileId] = field(default_factory=list)
     fix: str | None = None
     #: The inputs whose check failed (``L['x'].size()[0]``): of the specialization, the
     #: guard, or the range bound.  Every view finds a source's recompiles by this.
-    sources: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.failed_entry = CompileId(self.failed_entry) if self.failed_entry else None
+        self.failed_entries = [CompileId(c) for c in self.failed_entries]
+        self.sources = [Source(s) for s in self.sources]
 
 
 @dataclass(slots=True)
 class InputDim:
     """One dimension of a graph input tensor, or an int input, as a compile saw it."""
 
-    source: str
+    source: Source
     value: int | str
     symbolic: bool
+
+    def __post_init__(self) -> None:
+        self.source = Source(self.source)
 
 
 @dataclass(slots=True)
@@ -168,7 +192,7 @@ class Signature:
 class Compile:
     """One Dynamo frame compile (the last attempt after restarts)."""
 
-    compile_id: str
+    compile_id: CompileId
     frame_id: int
     frame_compile_id: int
     attempt: int = 0
@@ -177,7 +201,7 @@ class Compile:
     name: str = ""
     filename: str = ""
     lineno: int = 0
-    status: str = "ok"
+    status: CompileStatus = "ok"
     fail_type: str | None = None
     fail_reason: str | None = None
     recompile_reasons: list[str] = field(default_factory=list)
@@ -185,7 +209,7 @@ class Compile:
     graphs: list[str] = field(default_factory=list)
     dynamic: bool | None = None
     inputs: list[InputDim] = field(default_factory=list)
-    marked_dynamic: list[str] = field(default_factory=list)
+    marked_dynamic: list[Source] = field(default_factory=list)
     shape_checks: list[ShapeCheck] = field(default_factory=list)
     signature: Signature | None = None
     tensors: dict[str, TensorMeta] = field(default_factory=dict)
@@ -196,10 +220,53 @@ class Compile:
     rank: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.marked_dynamic = [Source(s) for s in self.marked_dynamic]
+
     @property
     def frame_key(self) -> tuple[int, int]:
         """Sort key: frame, then compile number."""
         return (self.frame_id, self.frame_compile_id)
+
+
+@dataclass(slots=True)
+class WhyStep:
+    """One step of an explanation, as every view shows it."""
+
+    kind: WhyStepKind
+    text: str
+    #: The id of the guard the step is about (views link to it).
+    guard: str | None = None
+    #: The user line of the step (views jump to it).
+    frame: Frame | None = None
+
+
+@dataclass(slots=True)
+class SourceExplanation:
+    """Why one input is dynamic or a constant in its latest compile.
+
+    Computed once, for every input, and stored in the document: ``why`` and every viewer
+    read this.
+    """
+
+    source: Source
+    compile_id: CompileId
+    state: SymbolState
+    cause: Cause | None
+    value: int | str | None
+    symbol: str | None = None
+    guards: list[Guard] = field(default_factory=list)
+    #: Compile ids of the recompiles whose failed check was on this input.
+    recompiles: list[CompileId] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)
+    user_frame: Frame | None = None
+    steps: list[WhyStep] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.source = Source(self.source)
+        self.recompiles = [CompileId(c) for c in self.recompiles]
 
 
 @dataclass(slots=True)
@@ -214,6 +281,7 @@ class Facts:
     fx_nodes: list[FxNode] = field(default_factory=list)
     kernels: list[Kernel] = field(default_factory=list)
     graph_code: list[GraphCode] = field(default_factory=list)
+    explanations: list[SourceExplanation] = field(default_factory=list)
     sweeps: list[dict[str, Any]] = field(default_factory=list)
     problems: dict[str, int] = field(default_factory=dict)
     problem_examples: list[str] = field(default_factory=list)

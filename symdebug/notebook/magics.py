@@ -14,9 +14,10 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from IPython.display import display as _display
 
-from symdebug.capture import Capture
+from symdebug.api import Session
 from symdebug.cli import add_report_options
-from symdebug.session import Session
+from symdebug.live import LiveCapture, LiveSession
+from symdebug.notebook.widget import Explorer
 
 
 def display(value: Any) -> None:
@@ -58,14 +59,14 @@ class SymdebugMagics(Magics):
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
-        self.capture: Capture | None = None
-        self.session: Session | None = None
+        self.capture: LiveCapture | None = None
+        self.session: LiveSession | None = None
         self._explorers: list[Any] = []
 
     def start(self) -> None:
         """Capture from now on (a no-op when already capturing)."""
         if self.capture is None:
-            self.capture = Capture()
+            self.capture = LiveCapture()
             self.session = self.capture.start()
 
     def stop(self) -> None:
@@ -98,7 +99,7 @@ class SymdebugMagics(Magics):
 
     def _explorer(self, session: Session) -> Any:
         """The explorer widget, refreshed after every later cell (it follows the capture)."""
-        explorer = session.explorer()
+        explorer = Explorer(session)
         if self.shell is not None:
             self.shell.events.register("post_run_cell", explorer.refresh)
             self._explorers.append(explorer)
@@ -107,7 +108,7 @@ class SymdebugMagics(Magics):
     def _capture_cell(self, cell: str) -> None:
         if self.shell is None:
             raise UsageError("%%symdebug needs an IPython shell")
-        own = Capture()
+        own = LiveCapture()
         session = own.start()
         try:
             self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]

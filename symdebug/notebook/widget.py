@@ -12,10 +12,12 @@ from importlib import resources
 from typing import Any
 
 import anywidget
+import orjson
 import traitlets
 
-from symdebug.model.serialize import facts_to_json
-from symdebug.session import Session
+from symdebug.api import Session
+from symdebug.live import LiveSession
+from symdebug.renderers.document import wire_document
 
 
 def _shapes(value: Any) -> Any:
@@ -65,7 +67,7 @@ class Explorer(anywidget.AnyWidget):
 
     def refresh(self, *_: Any) -> None:
         """Send the session again if it changed (later cells compiled more)."""
-        text = facts_to_json(self.session.facts)
+        text = orjson.dumps(wire_document(self.session.facts)).decode()
         if text != self.session_json:
             self.session_json = text
 
@@ -89,8 +91,9 @@ class Explorer(anywidget.AnyWidget):
             return str(self.session.predict(*args, frame=frame, **kwargs))
         if request.get("action") == "run":
             if self.compiled is None:
-                raise ValueError("Run needs the compiled function: session.explorer(compiled)")
+                raise ValueError("Run needs the compiled function: symdebug.explorer(s, compiled)")
             result = self.session.rerun(self.compiled, *args, frame=frame, **kwargs)
-            self.session.record_run(str(request.get("args", "")), result)
+            if isinstance(self.session, LiveSession):
+                self.session.record_run(str(request.get("args", "")), result)
             return str(result)
         raise ValueError(f"unknown action {request.get('action')!r}")

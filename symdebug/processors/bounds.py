@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from symdebug.model.reasons import strip_local_scope
 from symdebug.model.types import Guard
 
 _RANGE = re.compile(r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$")
@@ -21,7 +20,7 @@ def parse_range(code: str) -> tuple[str, int | None, int | None] | None:
 
 
 def _names(guard: Guard) -> set[str]:
-    return set(guard.sources) | {strip_local_scope(s) for s in guard.sources}
+    return set(guard.sources) | {s.stripped for s in guard.sources}
 
 
 def bound_guard(guards: list[Guard], source: str, bound: int, lower: bool) -> Guard | None:

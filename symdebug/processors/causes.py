@@ -1,13 +1,16 @@
-"""Classify why each guard and specialization exists (the cause values of DESIGN.md).
+"""Classify why each guard and specialization exists (``symdebug.model.values.Cause``).
 
-Evidence per cause, in torch 2.13 (research notes §5): the compiler phase, the frames on
-the framework stack, the FX node being traced, the bytecode instruction, and, for
-specializations, the compile's dynamic setting and what earlier compiles of the frame saw.
+Evidence per cause, in torch 2.13 (the table in docs/architecture.md): the compiler phase,
+the frames on the framework stack, the FX node being traced, the bytecode instruction, and,
+for specializations, the compile's dynamic setting and what earlier compiles saw.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from symdebug.model.types import Compile, Facts, Guard, Specialization
+from symdebug.model.values import Cause, posix_path
 
 #: Framework files whose frames mean "an operator's meta or decomposition needed this".
 OP_FILES = (
@@ -30,44 +33,57 @@ def _is_backward(guard: Guard) -> bool:
     )
 
 
-def _frames_match(guard: Guard, parts: tuple[str, ...]) -> bool:
-    return any(
-        part in frame.filename.replace("\\", "/")
-        for frame in guard.framework_stack
-        for part in parts
-    )
+@lru_cache(maxsize=8192)
+def _is_op_frame(filename: str, name: str) -> bool:
+    """An operator's meta or decomposition, or Dynamo running an FX node on fake tensors.
 
-
-def _runs_fx_node(guard: Guard) -> bool:
-    """Whether Dynamo was running an FX node on fake tensors when the guard was added.
-
-    A log's evidence of the node: a live capture knows the node itself.
+    Running a node is a log's evidence of it: a live capture knows the node itself.
     """
-    return any(
-        frame.name == "run_node" and frame.filename.replace("\\", "/").endswith("_dynamo/utils.py")
-        for frame in guard.framework_stack
-    )
+    path = posix_path(filename)
+    running_node = name == "run_node" and path.endswith("_dynamo/utils.py")
+    return running_node or any(part in path for part in OP_FILES)
 
 
-def guard_cause(guard: Guard) -> str:
-    """The cause of one guard, from its phase, frames, node and instruction."""
-    names = {frame.name for frame in guard.framework_stack}
+def _op_evidence(guard: Guard) -> bool:
+    """An operator needed the guard: the node being run, op frames, or AOT tracing."""
+    exact_node = guard.fx_node is not None and not guard.fx_node_inferred
+    op_frames = any(_is_op_frame(f.filename, f.name) for f in guard.framework_stack)
+    return exact_node or op_frames or guard.phase == "aot"
+
+
+def _compiler_cause(guard: Guard) -> Cause | None:
+    """Backward, Inductor or an int made static: causes the compiler phase itself shows."""
     if guard.phase in ("inductor", "aot") and _is_backward(guard):
         return "backward"
     if guard.phase == "inductor":
         return "inductor"
-    if "specialize_symnode" in names:
+    if any(frame.name == "specialize_symnode" for frame in guard.framework_stack):
         return "int_specialized"
-    if (
-        guard.fx_node is not None
-        or _frames_match(guard, OP_FILES)
-        or guard.phase == "aot"
-        or _runs_fx_node(guard)
-    ):
+    return None
+
+
+def is_python_branch(guard: Guard) -> bool:
+    """Evidence that Python code branched on the guard's value, and no operator needed it.
+
+    Read before any FX node is inferred: a branch makes no node, so nodes on the same line
+    are only its neighbours.
+    """
+    if _compiler_cause(guard) is not None or _op_evidence(guard):
+        return False
+    names = {frame.name for frame in guard.framework_stack}
+    return (guard.instruction or "").startswith(_BRANCH_OPS) or "evaluate_expr" in names
+
+
+def guard_cause(guard: Guard) -> Cause:
+    """The cause of one guard, from its phase, frames, node and instruction."""
+    compiler = _compiler_cause(guard)
+    if compiler is not None:
+        return compiler
+    if _op_evidence(guard):
         return "op_requirement"
-    if (guard.instruction or "").startswith(_BRANCH_OPS) or "evaluate_expr" in names:
+    if is_python_branch(guard):
         return "user_branch"
-    return "unknown"
+    return "op_requirement" if guard.fx_node is not None else "unknown"
 
 
 def classify_guards(facts: Facts) -> None:
@@ -94,7 +110,7 @@ def specialization_cause(
     history: list[Specialization],
     *,
     was_dynamic: bool = False,
-) -> str:
+) -> Cause:
     """The cause of one specialization; ``history`` holds earlier ones of the same source.
 
     ``was_dynamic``: an earlier compile of the frame had the source as a symbol, so it is
@@ -109,7 +125,7 @@ def specialization_cause(
     static_compile = compile_ is not None and compile_.dynamic is False
     marked = compile_ is not None and spec.source in compile_.marked_dynamic
     if spec.kind == "int":
-        is_argument = spec.source.count("[") == 1 and "." not in spec.source
+        is_argument = spec.source.count("[") == 1 and not spec.source.attributes
         unchanged = not _value_changed_before(spec, history)
         return (
             "static_by_default"

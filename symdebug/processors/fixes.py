@@ -3,29 +3,33 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from symdebug.model.reasons import parse_reason, strip_local_scope
+from symdebug.model.index import FactIndex
+from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Facts, Guard
+from symdebug.model.values import Cause, Source
 from symdebug.processors.bounds import parse_range
+from symdebug.processors.explanations import explanation_guards
 
-_SIZE_SOURCE = re.compile(r"^(?P<tensor>.+)\.size\(\)\[(?P<dim>\d+)\]$")
 
-
-def _tensor_dim(source: str | None) -> tuple[str, str]:
-    match = _SIZE_SOURCE.match(strip_local_scope(source or ""))
-    return (match["tensor"], match["dim"]) if match else ("x", "0")
+def _tensor_dim(source: Source | None) -> tuple[str, str]:
+    if source is None or source.tensor is None:
+        return ("x", "0")
+    return (Source(source.tensor).stripped, str(source.dim))
 
 
 def user_expression(guard: Guard) -> str:
     """The guard with each symbol written as the user's code would name it."""
-    text = guard.expr
-    for symbol, source in zip(guard.symbols, _symbol_sources(guard), strict=False):
-        text = re.sub(rf"\b{symbol}\b", source, text)
+    return _with_names(guard.expr, tuple(guard.symbols), tuple(guard.sources))
+
+
+@lru_cache(maxsize=16384)
+def _with_names(expr: str, symbols: tuple[str, ...], sources: tuple[Source, ...]) -> str:
+    text = expr
+    for symbol, source in zip(symbols, sources, strict=False):
+        text = re.sub(rf"\b{symbol}\b", source.shape, text)
     return text
-
-
-def _symbol_sources(guard: Guard) -> list[str]:
-    return [strip_local_scope(s).replace(".size()[", ".shape[") for s in guard.sources]
 
 
 def _guard_check(guard: Guard | None) -> str:
@@ -72,21 +76,43 @@ INT_ATTRIBUTE_FIX = (
 UNKNOWN_FIX = "no fix known: see the framework frame and report upstream if it is wrong"
 
 
-def fix_for(cause: str, source: str | None = None, guard: Guard | None = None) -> str:
+def fix_for(cause: Cause, source: str | None = None, guard: Guard | None = None) -> str:
     """The code or setting that would keep ``source`` dynamic, for a given cause."""
-    tensor, dim = _tensor_dim(source)
-    name = strip_local_scope(source or "n")
-    template = FIX_TEMPLATES.get(cause, UNKNOWN_FIX)
-    is_int = bool(source) and ".size()" not in (source or "")
+    template = _template(cause, Source(source) if source else None)
+    check = _guard_check(guard) if "{check}" in template else ""
+    return _filled(template, Source(source) if source else None, check)
+
+
+def _template(cause: Cause, source: Source | None) -> str:
+    is_int = source is not None and ".size()" not in source
     if cause == "static_by_default" and is_int:
-        template = STATIC_INT_FIX
-    elif cause == "int_specialized" and is_int and "." in name:
-        template = INT_ATTRIBUTE_FIX
-    return template.format(check=_guard_check(guard), tensor=tensor, dim=dim, name=name)
+        return STATIC_INT_FIX
+    if cause == "int_specialized" and is_int and source is not None and "." in source.stripped:
+        return INT_ATTRIBUTE_FIX
+    return FIX_TEMPLATES.get(cause, UNKNOWN_FIX)
+
+
+@lru_cache(maxsize=16384)
+def _filled(template: str, source: Source | None, check: str) -> str:
+    tensor, dim = _tensor_dim(source)
+    name = source.stripped if source is not None else "n"
+    return template.format(check=check, tensor=tensor, dim=dim, name=name)
+
+
+def _symbol_fixes(facts: Facts) -> None:
+    """Symbols that are not dynamic: the fix for their first source."""
+    index = FactIndex(facts)
+    for symbol in facts.symbols:
+        if symbol.state in ("dynamic", "unbacked") or not symbol.sources:
+            continue
+        source = symbol.sources[0]
+        guards = explanation_guards(index, symbol, source)
+        symbol.fix = fix_for(symbol.cause or "unknown", source, guards[0] if guards else None)
 
 
 def suggest_fixes(facts: Facts) -> None:
-    """Set ``fix`` on guards, specializations and recompiles."""
+    """Set ``fix`` on guards, specializations, symbols and recompiles."""
+    _symbol_fixes(facts)
     for guard in facts.guards:
         guard.fix = fix_for(guard.cause, guard.sources[0] if guard.sources else None, guard)
     for spec in facts.specializations:
@@ -97,5 +123,5 @@ def suggest_fixes(facts: Facts) -> None:
             source = recompile.guard.sources[0]
         if source is None and recompile.reasons:  # a bound no guard set (``2 <= x.size()[0]``)
             bounds = parse_range(parse_reason(recompile.reasons[0]).code)
-            source = bounds[0] if bounds is not None else None
+            source = Source(bounds[0]) if bounds is not None else None
         recompile.fix = fix_for(recompile.cause, source, recompile.guard)

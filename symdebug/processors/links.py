@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections import defaultdict
 
 from symdebug.model.code_types import FxNode
+from symdebug.model.index import FactIndex
 from symdebug.model.types import Facts, Guard
+from symdebug.model.values import posix_path
+from symdebug.processors.causes import is_python_branch
 
 _NodesByLine = dict[tuple[str, int], list[FxNode]]
 
 
 def _same_file(a: str, b: str) -> bool:
-    a, b = a.replace("\\", "/"), b.replace("\\", "/")
+    a, b = posix_path(a), posix_path(b)
     return a == b or a.endswith("/" + b.lstrip("./")) or b.endswith("/" + a.lstrip("./"))
 
 
@@ -64,7 +67,7 @@ def _link(guard: Guard, by_line: _NodesByLine, targets: dict[str, str]) -> None:
     at_line = _nodes_at(guard, by_line)
     if guard.fx_node is not None:
         guard.fx_node_target = guard.fx_node_target or targets.get(guard.fx_node)
-    elif guard.cause == "user_branch":
+    elif is_python_branch(guard):
         guard.line_nodes = [node.name for node in at_line]  # no node: control flow
     elif at_line and guard.phase in ("dynamo", "aot", "unknown"):
         _infer(guard, at_line)
@@ -83,6 +86,7 @@ def link_fx_nodes(facts: Facts) -> None:
 
 def link_kernels(facts: Facts) -> None:
     """Inductor guards: the kernel whose nodes include the node Inductor was generating."""
+    index = FactIndex(facts)
     for guard in facts.guards:
         if not guard.inductor_node:
             continue
@@ -90,10 +94,8 @@ def link_kernels(facts: Facts) -> None:
         guard.kernel = next(
             (
                 k.name
-                for k in facts.kernels
-                if k.compile_id == guard.compile_id
-                and k.graph == (guard.aot_graph or k.graph)
-                and origins & set(k.nodes)
+                for k in index.kernels.get(guard.compile_id, [])
+                if k.graph == (guard.aot_graph or k.graph) and origins & set(k.nodes)
             ),
             None,
         )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from symdebug.model.types import Facts, Symbol
+from symdebug.model.values import SymbolState
 
 #: Specialization cause -> the state its source is in.
-_STATE_OF_CAUSE = {"static_by_default": "static-by-default"}
+_STATE_OF_CAUSE: dict[str, SymbolState] = {"static_by_default": "static-by-default"}
 
 
 def attach_guard_sources(facts: Facts) -> None:

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from symdebug.model.index import FactIndex
 from symdebug.model.reasons import parse_reason
-from symdebug.model.types import Compile, Facts, Guard, Specialization
+from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
 from symdebug.queries.check_eval import Evaluator, compile_check
@@ -119,11 +120,11 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
     return checks
 
 
-def entry_model(facts: Facts, compile_: Compile) -> EntryModel:
+def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
     """The checks of one compiled entry."""
     cid = compile_.compile_id
-    specs = {s.source: s for s in facts.specializations if s.compile_id == cid}
-    guards = [g for g in facts.guards if g.compile_id == cid and g.status == "installed"]
+    specs: dict[str, Specialization] = {s.source: s for s in index.specializations_of(cid)}
+    guards = [g for g in index.guards_of(cid) if g.status == "installed"]
     model = EntryModel(cid)
     model.checks = _rank_checks(compile_) + _static_checks(compile_, specs)
     model.checks += _shape_checks(compile_, guards, model.unparsed)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symdebug.model.index import FactIndex
 from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import bind, signature_from_source
@@ -85,10 +86,11 @@ class Predictor:
             if c.status != "ok"
         ]
         self.compiles = [c for c in self.compiles if c.status == "ok"] or self.compiles
-        by_id = {c.compile_id: c for c in self.compiles if c.status == "ok"}
+        by_id: dict[str, Compile] = {c.compile_id: c for c in self.compiles if c.status == "ok"}
         # Torch's lookup order when known (live); else newest first, as Dynamo inserts them.
         ids = list(reversed(by_id)) if order is None else [c for c in order if c in by_id]
-        self.models = [entry_model(facts, by_id[cid]) for cid in ids]
+        index = FactIndex(facts)
+        self.models = [entry_model(index, by_id[cid]) for cid in ids]
         first = self.compiles[0]
         self.frame = first.name
         self.signature = first.signature or signature_from_source(
@@ -110,6 +112,7 @@ class Predictor:
         order = [m.compile_id for m in self.models]
         prediction = Prediction(None, order=order, frame=self.frame, notes=list(self.notes))
         for model in self.models:
+            prediction.unchecked += [f"{code} (cannot be parsed)" for code in model.unparsed]
             failure = _first_failure(model, values, prediction.unchecked)
             if failure is None:
                 prediction.entry = model.compile_id

@@ -1,26 +1,36 @@
-"""``why(source)``: the evidence chain for one input dimension or int."""
+"""``why(source)``: the evidence chain for one input dimension or int.
+
+The answer itself (state, cause, guards, recompiles, fixes) was computed once, by the
+explanations pass, and stored with the facts; this query finds it by any name the user
+gives, adds the input's history across compiles and, when the provenance graph is at
+hand, the chain from each recompile's failed check to its user line.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from symdebug.model.reasons import strip_local_scope
-from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
+from symdebug.model.index import FactIndex
+from symdebug.model.reasons import first_reason_line
+from symdebug.model.types import Frame, Guard, Recompile, SourceExplanation
+from symdebug.model.values import Cause, CompileId, Source, SymbolState
 
 if TYPE_CHECKING:
     import networkx as nx
+
+MAX_GUARDS_SHOWN = 8
 
 
 @dataclass(slots=True)
 class Explanation:
     """Why a source is dynamic or constant in its latest compile."""
 
-    source: str
-    state: str
-    cause: str | None
+    source: Source
+    state: SymbolState
+    cause: Cause | None
     value: int | str | None
-    compile_id: str
+    compile_id: CompileId
     guards: list[Guard] = field(default_factory=list)
     user_frame: Frame | None = None
     fixes: list[str] = field(default_factory=list)
@@ -40,19 +50,44 @@ class Explanation:
         return next((g.framework_frame for g in self.guards if g.framework_frame), None)
 
     def __str__(self) -> str:
-        from symdebug.renderers.console import render_explanation
+        value = f" = {self.value}" if self.value is not None else ""
+        lines = [f"{self.source} is {self.state}{value} in compile {self.compile_id}"]
+        if self.cause and self.state != "dynamic":
+            lines.append(f"  cause: {self.cause}")
+        lines += [
+            f"  guard: {g.expr}  [{g.status}, {g.phase}]" for g in self.guards[:MAX_GUARDS_SHOWN]
+        ]
+        label = "first used at" if self.state == "dynamic" else "user line"
+        lines.append(f"  {label}: {_where(self.user_frame)}")
+        if self.framework_frame is not None:
+            fw = self.framework_frame
+            lines.append(f"  framework line: {fw.filename}:{fw.lineno} in {fw.name}")
+        if self.fx_node:
+            lines.append(f"  FX node: {self.fx_node}")
+        for r in self.recompiles:
+            reason = first_reason_line(r.reasons)
+            lines.append(f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {reason}")
+            lines += [f"      -> {step}" for step in self.chains.get(r.compile_id, [])]
+        lines += [f"  fix: {fix}" for fix in self.fixes]
+        return "\n".join(lines)
 
-        return render_explanation(self)
+
+def _where(frame: Frame | None) -> str:
+    if frame is None:
+        return "(no user frame: the compiler raised it)"
+    line = f"\n        {frame.line}" if frame.line else ""
+    return f"{frame.filename}:{frame.lineno} in {frame.name}{line}"
 
 
-def resolve_source(facts: Facts, name: str, dim: int | None = None) -> str:
+def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Source:
     """Turn ``("x", 0)``, ``"x.size()[0]"`` or ``"L['x'].size()[0]"`` into a known source."""
-    known = list(dict.fromkeys(src for symbol in facts.symbols for src in symbol.sources))
+    known = [e.source for e in index.facts.explanations]
     wanted = f"{name}.size()[{dim}]" if dim is not None else name
-    for candidate in (wanted, f"L['{name}'].size()[{dim}]" if dim is not None else f"L['{name}']"):
-        if candidate in known:
-            return candidate
-    stripped = [src for src in known if strip_local_scope(src) == strip_local_scope(wanted)]
+    local = f"L['{name}'].size()[{dim}]" if dim is not None else f"L['{name}']"
+    for candidate in (wanted, local):
+        if candidate in index.explanations:
+            return Source(candidate)
+    stripped = [src for src in known if src.same_input(wanted)]
     if not stripped:
         suffix = f"['{name}'].size()[{dim}]" if dim is not None else f"['{name}']"
         stripped = [src for src in known if src.endswith(suffix)]
@@ -60,56 +95,6 @@ def resolve_source(facts: Facts, name: str, dim: int | None = None) -> str:
         return stripped[0]
     listing = ", ".join(known[:20]) or "none (nothing was compiled)"
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
-
-
-def _in_compile_order(facts: Facts, source: str) -> list[Symbol]:
-    order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
-    found = [s for s in facts.symbols if source in s.sources]
-    return sorted(found, key=lambda s: order.get(s.compile_id, -1))
-
-
-def _latest(facts: Facts, source: str) -> Symbol:
-    return _in_compile_order(facts, source)[-1]
-
-
-def _guards_for(facts: Facts, symbol: Symbol, source: str) -> list[Guard]:
-    spec = next(
-        (
-            s
-            for s in facts.specializations
-            if s.compile_id == symbol.compile_id and s.source == source
-        ),
-        None,
-    )
-    if spec is not None and spec.guards:
-        return spec.guards
-    return [
-        g
-        for g in facts.guards
-        if g.compile_id == symbol.compile_id
-        and symbol.name in g.symbols
-        and g.status == "installed"
-    ]
-
-
-def _recompiles_for(facts: Facts, source: str) -> list[Recompile]:
-    wanted = strip_local_scope(source)
-    return [r for r in facts.recompiles if any(strip_local_scope(s) == wanted for s in r.sources)]
-
-
-def _fixes(symbol: Symbol, source: str, guards: list[Guard]) -> list[str]:
-    from symdebug.processors.fixes import fix_for
-
-    if symbol.state in ("dynamic", "unbacked"):
-        return []
-    return [fix_for(symbol.cause or "unknown", source, guards[0] if guards else None)]
-
-
-def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
-    from_guards = next((g.user_frame for g in guards if g.user_frame), None)
-    if symbol.state == "specialized":
-        return from_guards or symbol.user_frame
-    return symbol.user_frame or from_guards
 
 
 def _describe(graph: nx.MultiDiGraph, key: str) -> str:
@@ -130,7 +115,7 @@ def recompile_chains(graph: nx.MultiDiGraph, recompiles: list[Recompile]) -> dic
     """Per recompile: failed check -> guard -> its FX node (or none) -> its user line."""
     from symdebug.graph import path_to_user_line
 
-    chains = {}
+    chains: dict[str, list[str]] = {}
     for recompile in recompiles:
         path = path_to_user_line(graph, recompile.compile_id)[1:]
         steps = [_describe(graph, key) for key in path]
@@ -145,28 +130,37 @@ def recompile_chains(graph: nx.MultiDiGraph, recompiles: list[Recompile]) -> dic
     return chains
 
 
+def _history(index: FactIndex, source: Source) -> list[tuple[str, str, int | str | None]]:
+    symbols = [s for s in index.symbols_for(source) if source in s.sources]
+    return [(s.compile_id, s.state, s.hint) for s in symbols]
+
+
+def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
+    """The stored answer for an input, with the objects it refers to."""
+    return Explanation(
+        source=stored.source,
+        state=stored.state,
+        cause=stored.cause,
+        value=stored.value,
+        compile_id=stored.compile_id,
+        guards=list(stored.guards),
+        user_frame=stored.user_frame,
+        fixes=list(stored.fixes),
+        recompiles=[index.recompile[c] for c in stored.recompiles if c in index.recompile],
+        history=_history(index, stored.source),
+        symbol=stored.symbol,
+    )
+
+
 def why(
-    facts: Facts, name: str, dim: int | None = None, graph: nx.MultiDiGraph | None = None
+    index: FactIndex, name: str, dim: int | None = None, graph: nx.MultiDiGraph | None = None
 ) -> Explanation:
     """Explain a source in its latest compile, with its history across compiles."""
-    source = resolve_source(facts, name, dim)
-    symbol = _latest(facts, source)
-    recompiles = _recompiles_for(facts, source)
-    guards = _guards_for(facts, symbol, source)
-    history: list[tuple[str, str, int | str | None]] = [
-        (s.compile_id, s.state, s.hint) for s in _in_compile_order(facts, source)
-    ]
-    return Explanation(
-        source=source,
-        state=symbol.state,
-        cause=symbol.cause,
-        value=symbol.hint,
-        compile_id=symbol.compile_id,
-        guards=guards,
-        user_frame=_user_frame(symbol, guards),
-        fixes=_fixes(symbol, source, guards),
-        recompiles=recompiles,
-        history=history,
-        symbol=symbol.name if symbol.state not in ("static-by-default",) else None,
-        chains=recompile_chains(graph, recompiles) if graph is not None else {},
-    )
+    source = resolve_source(index, name, dim)
+    stored = index.explanation(source)
+    if stored is None:  # resolve_source only returns explained sources
+        raise KeyError(source)
+    explanation = explanation_of(index, stored)
+    if graph is not None:
+        explanation.chains = recompile_chains(graph, explanation.recompiles)
+    return explanation

@@ -5,12 +5,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from symdebug.model.serialize import facts_to_dict
+from symdebug.model.serialize import MIME_TYPE
 from symdebug.model.types import Facts
 from symdebug.renderers.console import render_summary
+from symdebug.renderers.document import wire_document
 from symdebug.renderers.html import render_html
 
-MIME_TYPE = "application/vnd.symdebug.session.v1+json"
+__all__ = ["IFRAME_HEIGHT", "MIME_TYPE", "mime_bundle"]
 IFRAME_HEIGHT = 640
 
 
@@ -22,7 +23,7 @@ def mime_bundle(facts: Facts) -> dict[str, Any]:
         'sandbox="allow-scripts" title="symdebug report"></iframe>'
     )
     return {
-        MIME_TYPE: facts_to_dict(facts),
+        MIME_TYPE: wire_document(facts),
         "text/html": frame,
         "text/plain": render_summary(facts),
     }

@@ -1,0 +1,199 @@
+"""Capture in this process: :func:`capture`, :func:`start` and :func:`stop`.
+
+Also what only a live capture can do: torch's lookup order, re-running, sweeps.
+
+:class:`LiveCapture` owns everything live: the handler on torch's trace logger, the
+settings it changed, the code objects Dynamo cached on, and the sweeps run so far.  The
+:class:`LiveSession` it fills is an ordinary Session whose facts follow the capture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, Any
+
+from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
+from symdebug._torch.trace_logger import interned_strings, trace_logger
+from symdebug.capture.cells import cell_aliases
+from symdebug.capture.handler import CaptureHandler
+from symdebug.live.session import LiveSession
+from symdebug.model.types import Facts
+from symdebug.pipeline import build
+
+if TYPE_CHECKING:
+    from symdebug.live.rerun import RerunResult
+    from symdebug.live.sweep import SweepResult
+
+__all__ = ["LiveCapture", "LiveSession", "attached", "capture", "start", "stop"]
+
+
+class LiveCapture:
+    """One capture in this process, and the session it fills."""
+
+    def __init__(self, *, disable_caches: bool = True) -> None:
+        self.handler = CaptureHandler()
+        self.handler.alias_provider = cell_aliases  # frames in notebook cells read "Cell [N]"
+        self.session = LiveSession(self)
+        #: Sweeps and re-runs so far, as the viewers draw them (kept across rebuilds).
+        self.sweeps: list[dict[str, Any]] = []
+        self._disable_caches = disable_caches
+        self._stack: ExitStack | None = None
+        self._facts = Facts()
+        self._seen = -1
+
+    def start(self) -> LiveSession:
+        """Attach the handler and turn compile caches off; return the session it fills."""
+        if self._stack is not None:
+            raise RuntimeError("this capture is already running")
+        stack = ExitStack()
+        if self._disable_caches:
+            stack.enter_context(compile_caches_disabled())
+        stack.enter_context(inductor_provenance_enabled())
+        logger = trace_logger()
+        logger.addHandler(self.handler)
+        stack.callback(logger.removeHandler, self.handler)
+        self._stack = stack
+        return self.session
+
+    def stop(self) -> LiveSession:
+        """Detach the handler and restore every setting; the session keeps what it saw."""
+        if self._stack is not None:
+            self._stack.close()
+            self._stack = None
+        # The model is built lazily, on first access: stopping costs the compile nothing.
+        self.handler.stream.strings.update(interned_strings())
+        return self.session
+
+    def facts(self) -> Facts:
+        """The facts of every event so far (rebuilt only when new events arrived)."""
+        stream = self.handler.stream
+        if len(stream.events) != self._seen:
+            stream.strings.update(interned_strings())
+            if self.handler.alias_provider is not None:
+                stream.file_aliases.update(self.handler.alias_provider())
+            self._seen = len(stream.events)
+            self._facts = build(stream, capture_errors=self.handler.errors)
+        self._facts.sweeps = self.sweeps
+        return self._facts
+
+    def code_object(self, compile_id: str) -> Any:
+        """The code object a compile cached on, when it was captured here."""
+        compile_ = self.session.index.compile.get(compile_id)
+        if compile_ is None:
+            return None
+        seen = [
+            code for torch_id, code in self.handler.code_objects if torch_id == compile_.torch_id
+        ]
+        return seen[compile_.generation] if compile_.generation < len(seen) else None
+
+    def lookup_order(self, frame: str | int | None = None) -> list[str] | None:
+        """Entries of a frame in torch's current lookup order; None when not cached here."""
+        from symdebug._torch.dynamo_cache import cache_order
+        from symdebug.queries.predict import frame_compiles
+
+        compiles = frame_compiles(self.facts(), frame)
+        for compile_ in reversed(compiles):
+            code = self.code_object(compile_.compile_id)
+            if code is not None:
+                # Torch's ids name the newest generation of each (ids restart on reset).
+                newest = {c.torch_id: c.compile_id for c in compiles}
+                return [newest.get(cid, cid) for cid in cache_order(code)]
+        return None
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Record the compiles that happen in the block (a no-op while capturing)."""
+        with attached(self.handler):
+            yield
+
+    def rerun(
+        self, compiled: Any, args: Any, kwargs: Any, frame: str | int | None = None
+    ) -> RerunResult:
+        """Call the compiled function at new sizes (see :meth:`LiveSession.rerun`)."""
+        from symdebug.live.rerun import rerun
+
+        return rerun(self, compiled, args, kwargs, frame)
+
+    def sweep(self, compiled: Any, args: Any, kwargs: Any, **options: Any) -> SweepResult:
+        """Predict, then re-run, many sizes (see :meth:`LiveSession.sweep`)."""
+        from symdebug.live.sweep import expand, sweep
+
+        points = expand(args, kwargs, options.pop("grid", False))
+        result = sweep(self, compiled, points, **options)
+        self.sweeps.append({"axis": result.axis, **result.plot_data()})  # for the viewers
+        return result
+
+    def record_run(self, label: str, result: RerunResult) -> None:
+        """Add one re-run to the "runs" series the sizes pane draws."""
+        runs = next((s for s in self.sweeps if s.get("axis") == "runs"), None)
+        if runs is None:
+            keys = ("x", "predicted", "actual", "recompiled", "prediction_held")
+            runs = {"axis": "runs", **{key: [] for key in keys}}
+            self.sweeps.append(runs)
+        values = (label, result.prediction.entry, result.entry, result.recompiled)
+        for key, value in zip(("x", "predicted", "actual", "recompiled"), values, strict=True):
+            runs[key].append(value)
+        runs["prediction_held"].append(result.prediction_held)
+
+
+@contextmanager
+def capture(*, disable_caches: bool = True) -> Iterator[LiveSession]:
+    """Capture every shape guard of the compiles that run inside the block.
+
+    Parameters
+    ----------
+    disable_caches
+        Turn torch's compile caches off while capturing (default).  A cache hit replays
+        guards without their provenance.
+
+    Yields
+    ------
+    LiveSession
+        Filled as compiles happen; complete when the block exits.
+
+    Examples
+    --------
+    >>> with symdebug.capture() as s:          # doctest: +SKIP
+    ...     torch.compile(f)(torch.randn(8, 4))
+    >>> s.why("x", 0)                           # doctest: +SKIP
+    """
+    active = LiveCapture(disable_caches=disable_caches)
+    session = active.start()
+    try:
+        yield session
+    finally:
+        active.stop()
+
+
+_active: list[LiveCapture] = []
+
+
+def start(*, disable_caches: bool = True) -> LiveSession:
+    """Start capturing until :func:`stop`; return the session being filled."""
+    active = LiveCapture(disable_caches=disable_caches)
+    _active.append(active)
+    return active.start()
+
+
+def stop() -> LiveSession:
+    """Stop the most recent :func:`start` and return its session."""
+    if not _active:
+        raise RuntimeError("symdebug.stop() called without a matching symdebug.start()")
+    return _active.pop().stop()
+
+
+@contextmanager
+def attached(handler: CaptureHandler) -> Iterator[None]:
+    """Record into an existing capture's handler for the block (a no-op while it runs)."""
+    logger = trace_logger()
+    if handler in logger.handlers:
+        yield
+        return
+    with compile_caches_disabled(), inductor_provenance_enabled():
+        logger.addHandler(handler)
+        try:
+            yield
+        finally:
+            logger.removeHandler(handler)
+            handler.stream.strings.update(interned_strings())

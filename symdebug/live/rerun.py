@@ -1,0 +1,165 @@
+"""Re-run the compiled function at new sizes and check the prediction against torch.
+
+The entry that served is read from Dynamo's cache (a new compile id means a recompile;
+otherwise the entry that ran moved to the front of the MRU list), never from stderr.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from symdebug._torch.compiled import original_callable
+from symdebug.live.inputs import build_call
+from symdebug.model.types import Compile, Guard, Specialization
+from symdebug.queries.predict import Prediction, Predictor
+
+if TYPE_CHECKING:
+    from symdebug.live import LiveCapture
+
+_DEFAULT_DTYPES = {5: torch.float16, 6: torch.float32, 7: torch.float64, 15: torch.bfloat16}
+TIMING_BUDGET_S = 0.05
+
+
+@dataclass(slots=True)
+class RerunResult:
+    """What happened when the compiled function ran at the new sizes."""
+
+    entry: str | None
+    recompiled: bool
+    prediction: Prediction
+    new_guards: list[Guard] = field(default_factory=list)
+    new_specializations: list[Specialization] = field(default_factory=list)
+    allclose: bool | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def prediction_held(self) -> bool:
+        """Whether :meth:`Session.predict` said what torch then did."""
+        if self.recompiled:
+            return self.prediction.entry is None
+        return self.prediction.entry == self.entry
+
+    def __str__(self) -> str:
+        what = f"recompiled as {self.entry}" if self.recompiled else f"served by {self.entry}"
+        held = "held" if self.prediction_held else "did NOT hold"
+        timing = ", ".join(f"{k} {v * 1e3:.3f} ms/call" for k, v in self.seconds.items())
+        return f"{what}; prediction {held}; allclose={self.allclose}; {timing}"
+
+
+@contextmanager
+def recorded_global_state(compile_: Compile) -> Iterator[None]:
+    """Grad mode and default dtype as the compile saw them (both are in Dynamo's guards)."""
+    state = compile_.global_state
+    previous_dtype = torch.get_default_dtype()
+    dtype = _DEFAULT_DTYPES.get(state.get("default_dtype", 6), previous_dtype)
+    with torch.set_grad_enabled(bool(state.get("grad_mode", torch.is_grad_enabled()))):
+        torch.set_default_dtype(dtype)
+        try:
+            yield
+        finally:
+            torch.set_default_dtype(previous_dtype)
+
+
+def _wait_for_device() -> None:
+    """CUDA calls return before their kernels finish: wait, so a round times the work."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():  # type: ignore[no-untyped-call]
+        torch.cuda.synchronize()
+
+
+def _time_per_call(fn: Callable[[], Any]) -> float:
+    """Seconds per warm call: repeat until the budget is spent, best of three rounds."""
+    fn()
+    rounds = []
+    for _ in range(3):
+        _wait_for_device()
+        calls, start = 0, time.perf_counter()
+        while time.perf_counter() - start < TIMING_BUDGET_S / 3 or calls == 0:
+            fn()
+            calls += 1
+        _wait_for_device()
+        rounds.append((time.perf_counter() - start) / calls)
+    return min(rounds)
+
+
+#: Tolerance per dtype: compiled reductions sum in another order than eager, so float32
+#: results differ by more than assert_close's defaults (1.3e-6) on long reductions.
+TOLERANCES = {torch.float16: 1e-2, torch.bfloat16: 1.6e-2, torch.float32: 1e-4, torch.float64: 1e-7}
+
+
+def tensors_in(value: Any, depth: int = 0) -> list[torch.Tensor]:
+    """Every tensor reachable from an output: containers, model outputs, cache objects."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if depth > 6 or value is None or isinstance(value, str | bytes | int | float | bool):
+        return []
+    if isinstance(value, Mapping):
+        items: Any = value.values()
+    elif isinstance(value, list | tuple):
+        items = value
+    else:
+        items = vars(value).values() if hasattr(value, "__dict__") else ()
+    return [t for item in items for t in tensors_in(item, depth + 1)]
+
+
+def outputs_close(actual: Any, expected: Any) -> bool:
+    """Outputs equal to eager, tensor by tensor, within a tolerance set by the dtype."""
+    got, want = tensors_in(actual), tensors_in(expected)
+    if len(got) != len(want):
+        return False
+    for a, e in zip(got, want, strict=True):
+        tolerance = TOLERANCES.get(e.dtype, 0.0)
+        try:
+            torch.testing.assert_close(a, e, rtol=tolerance, atol=tolerance, equal_nan=True)
+        except (AssertionError, TypeError, ValueError):
+            return False
+    return True
+
+
+def _served(before: list[str], after: list[str]) -> tuple[str | None, bool]:
+    new = [cid for cid in after if cid not in before]
+    if new:
+        return new[0], True
+    return (after[0] if after else None), False
+
+
+def rerun(
+    live: LiveCapture,
+    compiled: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    frame: str | int | None = None,
+) -> RerunResult:
+    """Call ``compiled`` at the given sizes; compare with the prediction and with eager."""
+    predictor = Predictor(live.facts(), frame, live.lookup_order(frame))
+    prediction = predictor.predict(predictor.values(args, kwargs))
+    latest = predictor.compiles[-1]
+    real_args, real_kwargs = build_call(predictor.signature, args, kwargs, latest.tensors)
+    before = live.lookup_order(frame) or []
+    with recorded_global_state(latest), live.recording():
+        output = compiled(*real_args, **real_kwargs)
+    entry, recompiled = _served(before, live.lookup_order(frame) or [])
+    eager = original_callable(compiled)
+    with recorded_global_state(latest):
+        expected = eager(*real_args, **real_kwargs)
+        seconds = {
+            "compiled": _time_per_call(lambda: compiled(*real_args, **real_kwargs)),
+            "eager": _time_per_call(lambda: eager(*real_args, **real_kwargs)),
+        }
+    index = live.session.index
+    new = entry if recompiled else None
+    return RerunResult(
+        entry=entry,
+        recompiled=recompiled,
+        prediction=prediction,
+        new_guards=list(index.guards_of(new)),
+        new_specializations=list(index.specializations_of(new)),
+        allclose=outputs_close(output, expected),
+        seconds=seconds,
+    )

@@ -1,0 +1,110 @@
+"""The session a live capture fills: its facts follow the capture, and it can re-run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from symdebug.api import Session
+from symdebug.model.types import Facts
+
+if TYPE_CHECKING:
+    from symdebug.live import LiveCapture
+    from symdebug.live.rerun import RerunResult
+    from symdebug.live.sweep import SweepResult
+
+
+class LiveSession(Session):
+    """A Session captured in this process (what :func:`symdebug.capture` yields).
+
+    Its facts are rebuilt when the capture saw new events; ``rerun`` and ``sweep`` call
+    the compiled function and read the outcome from torch's own cache.
+    """
+
+    def __init__(self, live: LiveCapture) -> None:
+        super().__init__()
+        self.live = live
+
+    @property
+    def facts(self) -> Facts:
+        """All facts, current."""
+        return self.live.facts()
+
+    @property
+    def capture_errors(self) -> int:
+        """How many times the capture hook failed (each caught; the compile went on)."""
+        return self.live.handler.errors
+
+    def code_object(self, compile_id: str) -> Any:
+        """The code object a compile cached on."""
+        return self.live.code_object(compile_id)
+
+    def lookup_order(self, frame: str | int | None = None) -> list[str] | None:
+        """Entries of a frame in torch's current lookup order."""
+        return self.live.lookup_order(frame)
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Record compiles that happen in the block into this session."""
+        with self.live.recording():
+            yield
+
+    def rerun(
+        self, compiled: Any, *args: Any, frame: str | int | None = None, **kwargs: Any
+    ) -> RerunResult:
+        """Call the compiled function at new sizes; report hit or recompile, and check.
+
+        Parameters
+        ----------
+        compiled
+            What ``torch.compile`` returned for the function or module captured here.
+        *args, **kwargs
+            Shapes (``(17, 64)``) or real values; shapes become tensors with the recorded
+            dtype, device, stride order and ``requires_grad``.
+        frame
+            The compiled frame (name or id); default: the first frame the user called.
+
+        Returns
+        -------
+        RerunResult
+            ``entry``, ``recompiled``, ``new_guards``, ``prediction``, ``prediction_held``,
+            ``allclose`` (against eager) and ``seconds`` per call, compiled and eager.
+        """
+        return self.live.rerun(compiled, args, kwargs, frame)
+
+    def sweep(
+        self,
+        compiled: Any,
+        *args: Any,
+        frame: str | int | None = None,
+        grid: bool = False,
+        run: bool | int = True,
+        progress: bool = True,
+        **kwargs: Any,
+    ) -> SweepResult:
+        """Predict, then re-run, the compiled function over many sizes.
+
+        Parameters
+        ----------
+        compiled
+            What ``torch.compile`` returned.
+        *args, **kwargs
+            One list of values per argument (``x=[(b, 64) for b in range(1, 257)]``),
+            zipped, or combined as a grid with ``grid=True``.
+        run
+            Re-run every point (True), a random sample of that many points, or none.
+        progress
+            Show a progress bar.
+
+        Returns
+        -------
+        SweepResult
+            ``table`` (a DataFrame when pandas is installed), ``plot()`` and ``plot_data()``.
+        """
+        options = {"frame": frame, "grid": grid, "run": run, "progress": progress}
+        return self.live.sweep(compiled, args, kwargs, **options)
+
+    def record_run(self, label: str, result: RerunResult) -> None:
+        """Add one re-run to the "runs" series the sizes pane draws."""
+        self.live.record_run(label, result)

@@ -1,0 +1,129 @@
+"""Sweep a compiled function over many sizes: predict every point, then re-run them.
+
+Prediction covers all points at once (vectorised, from the cache as it stood before the
+sweep); re-running (all points, a sample, or none) shows what torch actually did, point by
+point, with the prediction made just before each call.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from symdebug.queries.predict import Predictor
+
+if TYPE_CHECKING:
+    from symdebug.live import LiveCapture
+
+Point = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+@dataclass(slots=True)
+class SweepResult:
+    """One row per point: sizes, predicted entry, actual entry, recompiles, timings."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    axis: str = ""
+
+    @property
+    def table(self) -> Any:
+        """A pandas DataFrame when pandas is installed, else the list of rows."""
+        try:
+            import pandas as pd
+        except ImportError:
+            return self.rows
+        return pd.DataFrame(self.rows)
+
+    def plot_data(self) -> dict[str, list[Any]]:
+        """Columns a viewer can draw: size on x, predicted and actual serving entry."""
+        keys = ("x", "predicted", "actual", "recompiled", "prediction_held")
+        return {key: [row.get(key) for row in self.rows] for key in keys}
+
+    def plot(self) -> Any:
+        """A matplotlib figure: size vs serving entry, recompiles marked."""
+        from symdebug.live.sweep_plot import sweep_figure
+
+        return sweep_figure(self)
+
+
+def expand(args: Sequence[Any], kwargs: Mapping[str, Any], grid: bool) -> list[Point]:
+    """Points from per-argument lists: zipped (default) or their cartesian product."""
+    columns = [*args, *kwargs.values()]
+    if not columns:
+        raise ValueError("sweep needs at least one argument with a list of sizes")
+    rows = itertools.product(*columns) if grid else zip(*columns, strict=True)
+    names = list(kwargs)
+    return [
+        (tuple(row[: len(args)]), dict(zip(names, row[len(args) :], strict=True))) for row in rows
+    ]
+
+
+def _axis(points: list[Point], predictor: Predictor) -> tuple[str, list[Any]]:
+    values = [predictor.values(a, k) for a, k in points]
+    for key in values[0]:
+        column = [v.get(key) for v in values]
+        if (
+            not key.startswith(("ndim:", "len:"))
+            and ".stride()" not in key
+            and len(set(map(str, column))) > 1
+        ):
+            return key, column
+    return "point", list(range(len(points)))
+
+
+def predict_points(predictor: Predictor, points: list[Point]) -> list[str | None]:
+    """Serving entry per point, vectorised over points that bind the same sources."""
+    values = [predictor.values(a, k) for a, k in points]
+    keys = set(values[0])
+    if any(set(v) != keys for v in values):
+        return [predictor.predict(v).entry for v in values]
+    columns = {key: np.asarray([v[key] for v in values]) for key in keys}
+    served = predictor.serving(columns)
+    return [predictor.models[i].compile_id if i >= 0 else None for i in served]
+
+
+def _chosen(count: int, run: bool | int, seed: int) -> set[int]:
+    if run is True:
+        return set(range(count))
+    if run is False or run <= 0:
+        return set()
+    return set(random.Random(seed).sample(range(count), min(run, count)))  # noqa: S311 - sampling
+
+
+def sweep(
+    live: LiveCapture,
+    compiled: Callable[..., Any],
+    points: list[Point],
+    *,
+    frame: str | int | None = None,
+    run: bool | int = True,
+    progress: bool = True,
+) -> SweepResult:
+    """Predict all points, then re-run the chosen ones with a progress bar."""
+    predictor = Predictor(live.facts(), frame, live.lookup_order(frame))
+    predicted = predict_points(predictor, points)
+    axis, xs = _axis(points, predictor)
+    chosen = _chosen(len(points), run, seed=0)
+    result = SweepResult(axis=axis)
+    for index in tqdm(range(len(points)), desc="symdebug sweep", disable=not progress):
+        args, kwargs = points[index]
+        row: dict[str, Any] = {"x": xs[index], "predicted": predicted[index]}
+        if index in chosen:
+            outcome = live.rerun(compiled, args, kwargs, frame)
+            row.update(
+                actual=outcome.entry,
+                recompiled=outcome.recompiled,
+                predicted_at_call=outcome.prediction.entry,
+                prediction_held=outcome.prediction_held,
+                allclose=outcome.allclose,
+                compiled_ms=outcome.seconds["compiled"] * 1e3,
+                eager_ms=outcome.seconds["eager"] * 1e3,
+            )
+        result.rows.append(row)
+    return result

@@ -1,0 +1,56 @@
+"""Draw a sweep: size on x, the cache entry that served on y, recompiles marked."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from symdebug.model.values import CompileId
+
+if TYPE_CHECKING:
+    from symdebug.live.sweep import SweepResult
+
+
+def _lanes(data: dict[str, list[Any]]) -> dict[str, int]:
+    names = [e for e in data["predicted"] + data["actual"] if e is not None]
+    ordered = sorted(set(names), key=lambda cid: CompileId(cid).sort_key)
+    return {name: index for index, name in enumerate(ordered)}
+
+
+def sweep_figure(result: SweepResult) -> Any:
+    """A matplotlib Figure (requires matplotlib).
+
+    In IPython the kernel's backend stays (it is what shows figures in a notebook); the
+    figure is closed in pyplot, so that a cell that returns it shows it once.
+    """
+    import matplotlib as mpl
+
+    if "IPython" not in sys.modules:
+        mpl.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    data = result.plot_data()
+    lanes = _lanes(data)
+    figure, axes = plt.subplots(figsize=(8, 3))
+    recompile_lane = len(lanes)
+    predicted = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["predicted"]]
+    actual = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["actual"]]
+    axes.scatter(
+        data["x"],
+        predicted,
+        marker="o",
+        facecolors="none",
+        edgecolors="tab:blue",
+        label="predicted (before sweep)",
+    )
+    axes.scatter(data["x"], actual, marker="x", color="tab:orange", label="actual")
+    recompiled = [x for x, flag in zip(data["x"], data["recompiled"], strict=True) if flag]
+    for x in recompiled:
+        axes.axvline(x, color="tab:red", alpha=0.25, linewidth=1)
+    axes.set_yticks(range(recompile_lane + 1), [*lanes, "recompile"])
+    axes.set_xlabel(result.axis)
+    axes.set_ylabel("cache entry")
+    axes.legend(loc="upper left", fontsize="small")
+    figure.tight_layout()
+    plt.close(figure)
+    return figure

@@ -1,0 +1,247 @@
+"""The one pipeline: an event stream becomes facts, then each pass enriches them.
+
+Both sources of events (live capture and ``TORCH_TRACE`` files) come through :func:`build`.
+First every compile's facts are built from its own events (``symdebug.model`` builders);
+then the passes of :data:`PASSES` run in order.  Each pass declares the facts it reads and
+writes, and :func:`check_order` proves that no pass reads what a later one writes, so the
+order is a checked fact rather than a convention.
+
+Set ``SYMDEBUG_STRICT=1`` to make a compile that cannot be built raise instead of being
+counted as a ``bad_event`` problem (the test suite runs strict).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from symdebug.events import EventStream
+from symdebug.model.compile_builder import build_compile
+from symdebug.model.compile_events import CompileEvents, group_by_compile
+from symdebug.model.graph_dump import parse_nodes
+from symdebug.model.guard_tree import parse_guard_tree
+from symdebug.model.guards_builder import build_guards
+from symdebug.model.kernels_builder import build_kernels
+from symdebug.model.specializations_builder import build_specializations
+from symdebug.model.stacks import StackReader
+from symdebug.model.symbols_builder import build_symbols
+from symdebug.model.types import Facts
+from symdebug.processors.causes import classify_guards, classify_specializations
+from symdebug.processors.cells import alias_files
+from symdebug.processors.explanations import explain_sources
+from symdebug.processors.fixes import suggest_fixes
+from symdebug.processors.kernel_audit import explain_specialized_dims
+from symdebug.processors.links import link_fx_nodes, link_kernels
+from symdebug.processors.recompiles import link_recompiles
+from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
+
+MAX_PROBLEM_EXAMPLES = 20
+STRICT_VARIABLE = "SYMDEBUG_STRICT"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One enrichment step: what it reads and writes, as ``"<fact list>.<field>"``."""
+
+    name: str
+    run: Callable[[Facts], None]
+    reads: frozenset[str]
+    writes: frozenset[str]
+
+
+def _pass(name: str, run: Callable[[Facts], None], reads: str, writes: str) -> Pass:
+    return Pass(name, run, frozenset(reads.split()), frozenset(writes.split()))
+
+
+ENRICHING: tuple[Pass, ...] = (
+    _pass(
+        "guard sources",
+        attach_guard_sources,
+        reads="symbols.sources guards.symbols",
+        writes="guards.sources",
+    ),
+    _pass(
+        "FX nodes",
+        link_fx_nodes,
+        reads="fx_nodes guards.user_stack guards.framework_stack guards.aot_node guards.symbols"
+        " guards.instruction guards.phase",
+        writes="guards.fx_node guards.fx_node_target guards.fx_node_inferred guards.line_nodes",
+    ),
+    _pass(
+        "guard causes",
+        classify_guards,
+        reads="guards.phase guards.framework_stack guards.fx_node guards.fx_node_inferred"
+        " guards.instruction guards.aot_graph",
+        writes="guards.cause",
+    ),
+    _pass(
+        "kernels",
+        link_kernels,
+        reads="kernels guards.inductor_node guards.aot_graph",
+        writes="guards.kernel",
+    ),
+    _pass(
+        "specialization causes",
+        classify_specializations,
+        reads="compiles symbols.sources specializations.guards guards.cause",
+        writes="specializations.cause",
+    ),
+    _pass(
+        "recompiles",
+        link_recompiles,
+        reads="compiles.recompile_reasons specializations.cause guards.cause guards.sources"
+        " guards.user_stack guards.framework_stack symbols.hint",
+        writes="recompiles",
+    ),
+    _pass(
+        "symbol states",
+        settle_symbol_states,
+        reads="specializations.cause symbols.sources",
+        writes="symbols.state symbols.cause constant_symbols",
+    ),
+    _pass(
+        "fixes",
+        suggest_fixes,
+        reads="guards.cause guards.sources specializations.cause recompiles.cause"
+        " recompiles.sources symbols.state symbols.cause constant_symbols",
+        writes="guards.fix specializations.fix recompiles.fix symbols.fix",
+    ),
+    _pass(
+        "baked-in dims",
+        explain_specialized_dims,
+        reads="graph_code guards.cause guards.framework_stack",
+        writes="graph_code.specialized_dims",
+    ),
+)
+
+
+EXPLAINING = _pass(
+    "explanations",
+    explain_sources,
+    reads="symbols.sources constant_symbols symbols.state symbols.cause symbols.fix"
+    " specializations.fix recompiles.sources guards.fx_node file_names",
+    writes="explanations",
+)
+
+
+def renaming(aliases: Mapping[str, str]) -> Pass:
+    """Notebook cells as ``Cell [N]``: after every pass that matches torch's own file names.
+
+    It changes how files are named, not which frame is which: it writes ``file_names``,
+    which only the explanations (text people read) depend on.
+    """
+    return _pass("cell names", partial(alias_files, aliases=aliases), "", "file_names")
+
+
+def passes(aliases: Mapping[str, str] | None = None) -> tuple[Pass, ...]:
+    """Every pass, in order, for a stream with these file aliases."""
+    return (*ENRICHING, renaming(aliases or {}), EXPLAINING)
+
+
+#: The passes of a stream without file aliases (declared order, checked below).
+PASSES = passes()
+
+
+def check_order(passes: Iterable[Pass]) -> None:
+    """Raise ``ValueError`` if a pass reads a fact that a later pass writes."""
+    ordered = list(passes)
+    for index, step in enumerate(ordered):
+        for later in ordered[index + 1 :]:
+            clash = _overlap(step.reads, later.writes)
+            if clash:
+                raise ValueError(
+                    f"pass {step.name!r} reads {clash} before {later.name!r} writes it"
+                )
+
+
+def _overlap(reads: frozenset[str], writes: frozenset[str]) -> list[str]:
+    """Facts in both; writing a whole list (``symbols``) counts for each of its fields."""
+    return sorted(r for r in reads for w in writes if r == w or r.startswith(w + "."))
+
+
+check_order(PASSES)
+
+
+def strict_mode() -> bool:
+    """Whether ``SYMDEBUG_STRICT`` asks errors to be raised rather than counted."""
+    return os.environ.get(STRICT_VARIABLE, "") not in ("", "0")
+
+
+def build_compile_facts(facts: Facts, group: CompileEvents, reader: StackReader) -> None:
+    """Every fact of one compile, added to ``facts`` only once all of them were built."""
+    tree_event = group.last("dynamo_cpp_guards_str")
+    tree = parse_guard_tree(tree_event.payload if tree_event is not None else None)
+    guards = build_guards(group, reader)
+    symbols = build_symbols(group, tree, reader)
+    compile_ = build_compile(group, tree, symbols, reader)
+    specializations = build_specializations(group, tree, guards, reader)
+    graph_event = group.last("dynamo_output_graph")
+    payload = graph_event.payload if graph_event is not None else None
+    kernels, graph_code = build_kernels(group, symbols)
+    facts.compiles.append(compile_)
+    facts.guards.extend(guards)
+    facts.symbols.extend(symbols)
+    facts.specializations.extend(specializations)
+    facts.fx_nodes.extend(parse_nodes(payload, group.compile_id) if payload else [])
+    facts.kernels.extend(kernels)
+    facts.graph_code.extend(graph_code)
+
+
+def _build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> None:
+    """Build one compile; a malformed event costs that compile (counted), never the session."""
+    try:
+        build_compile_facts(facts, group, reader)
+    except Exception as error:
+        if strict_mode():
+            raise
+        facts.problems["bad_event"] = facts.problems.get("bad_event", 0) + 1
+        if len(facts.problem_examples) < MAX_PROBLEM_EXAMPLES:
+            facts.problem_examples.append(f"bad_event in compile {group.compile_id}: {error!r}")
+
+
+def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
+    """The facts each compile's own events say, before any pass ran."""
+    facts = Facts(source=stream.source, capture_errors=capture_errors)
+    facts.problems = stream.problem_counts()
+    facts.problem_examples = [
+        f"{p.kind} at {p.where}: {p.detail}" for p in stream.problems[:MAX_PROBLEM_EXAMPLES]
+    ]
+    reader = StackReader(stream.strings)
+    for group in group_by_compile(stream.events):
+        _build_or_count(facts, group, reader)
+    facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
+    return facts
+
+
+def enrich(facts: Facts, passes: Iterable[Pass] = PASSES) -> Facts:
+    """Run the passes in order, in place; return the facts."""
+    for step in passes:
+        step.run(facts)
+    return facts
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while facts are built.
+
+    Building allocates hundreds of thousands of small objects and frees almost none, so each
+    automatic collection scans every live event again: a third of the build time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
+    """All facts of a stream: built per compile, then every pass, in order."""
+    with _collector_paused():
+        facts = facts_of_compiles(stream, capture_errors=capture_errors)
+        return enrich(facts, passes(stream.file_aliases))

@@ -1,0 +1,104 @@
+"""Explain every input once, for ``why`` and every viewer.
+
+Its state in its latest compile, the guards and recompiles behind it, the fix, and the
+steps every view shows.
+"""
+
+from __future__ import annotations
+
+from symdebug.model.index import FactIndex
+from symdebug.model.types import Facts, Frame, Guard, Recompile, SourceExplanation, Symbol, WhyStep
+from symdebug.model.values import Source
+
+MAX_GUARD_STEPS = 8
+_NO_FIX_STATES = ("dynamic", "unbacked")
+
+
+def explanation_guards(index: FactIndex, symbol: Symbol, source: str) -> list[Guard]:
+    """The guards that forced a specialization, or else those that mention the symbol."""
+    spec = index.specialization(symbol.compile_id, source)
+    if spec is not None and spec.guards:
+        return spec.guards
+    return [
+        g
+        for g in index.guards_of(symbol.compile_id)
+        if symbol.name in g.symbols and g.status == "installed"
+    ]
+
+
+def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
+    from_guards = next((g.user_frame for g in guards if g.user_frame), None)
+    if symbol.state == "specialized":
+        return from_guards or symbol.user_frame
+    return symbol.user_frame or from_guards
+
+
+def _fixes(index: FactIndex, symbol: Symbol, source: str) -> list[str]:
+    if symbol.state in _NO_FIX_STATES:
+        return []
+    spec = index.specialization(symbol.compile_id, source)
+    fix = spec.fix if spec is not None and spec.fix else symbol.fix
+    return [fix] if fix else []
+
+
+def guard_steps(guard: Guard) -> list[WhyStep]:
+    """A guard, its FX node (or the absence of one) and its user line."""
+    steps = [
+        WhyStep("guard", f"{guard.expr} [{guard.cause}, {guard.status}, {guard.phase}]", guard.id)
+    ]
+    if guard.fx_node:
+        inferred = " (inferred)" if guard.fx_node_inferred else ""
+        target = f" ({guard.fx_node_target})" if guard.fx_node_target else ""
+        steps.append(WhyStep("node", f"FX node {guard.fx_node}{inferred}{target}"))
+    else:
+        steps.append(WhyStep("node", "no FX node: Python control flow"))
+    frame = guard.user_frame
+    if frame is not None:
+        steps.append(WhyStep("line", f"{frame.filename}:{frame.lineno}  {frame.line}", frame=frame))
+    return steps
+
+
+def _recompile_step(recompile: Recompile) -> WhyStep:
+    reason = recompile.reasons[0] if recompile.reasons else ""
+    text = f"recompile {recompile.compile_id}: entry {recompile.failed_entry} failed: {reason}"
+    return WhyStep("recompile", text, recompile.guard.id if recompile.guard else None)
+
+
+def _steps(explanation: SourceExplanation, recompiles: list[Recompile]) -> list[WhyStep]:
+    e = explanation
+    value = f" = {e.value}" if e.value is not None else ""
+    cause = f" ({e.cause})" if e.cause and e.state != "dynamic" else ""
+    steps = [WhyStep("state", f"{e.source} is {e.state}{value} in compile {e.compile_id}{cause}")]
+    for guard in e.guards[:MAX_GUARD_STEPS]:
+        steps += guard_steps(guard)
+    steps += [_recompile_step(r) for r in recompiles]
+    steps += [WhyStep("fix", fix) for fix in e.fixes]
+    return steps
+
+
+def explain(index: FactIndex, source: Source) -> SourceExplanation:
+    """The explanation of one input (named exactly as its symbols name it)."""
+    symbol = [s for s in index.symbols_for(source) if source in s.sources][-1]
+    guards = explanation_guards(index, symbol, source)
+    recompiles = index.recompiles_for(source)
+    explanation = SourceExplanation(
+        source=source,
+        compile_id=symbol.compile_id,
+        state=symbol.state,
+        cause=symbol.cause,
+        value=symbol.hint,
+        symbol=symbol.name if symbol.state != "static-by-default" else None,
+        guards=guards,
+        recompiles=[r.compile_id for r in recompiles],
+        fixes=_fixes(index, symbol, source),
+        user_frame=_user_frame(symbol, guards),
+    )
+    explanation.steps = _steps(explanation, recompiles)
+    return explanation
+
+
+def explain_sources(facts: Facts) -> None:
+    """Fill ``facts.explanations``: one per input any compile saw, in first-seen order."""
+    index = FactIndex(facts)
+    sources = dict.fromkeys(source for symbol in facts.symbols for source in symbol.sources)
+    facts.explanations = [explain(index, source) for source in sources]

@@ -1,0 +1,196 @@
+"""The session as the viewer receives it: one wire format for report, notebook and widget.
+
+The HTML report, the notebook output (the JupyterLab MIME bundle) and the widget send the same.
+
+The wire holds the session document of :func:`~symdebug.model.serialize.facts_to_dict`
+(every field, ``null`` and ``false`` included), packed two ways that divide the size of a
+large session: each distinct stack frame and fix text of the guards is stored once (guards
+refer to them by index), and each list of records is a table (its keys once, then one row of
+values per record).  The viewer's ``unpack`` (``extension/src/model.ts``) and :func:`unpack`
+here restore the document exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from symdebug.model.serialize import facts_to_dict
+from symdebug.model.types import Facts
+
+#: The MIME type of a session in notebook outputs; it names the schema version.
+#: The wire's packing (``packed``): 2 keeps every key and stores records as tables.
+PACKING = 2
+_FRAME_KEYS = ("filename", "lineno", "name", "line")
+_STACKS = ("user_stack", "framework_stack")
+
+
+def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
+    """The session as the viewer receives it, packed.
+
+    Parameters
+    ----------
+    facts
+        The session's facts.
+    redact
+        Leave out source lines, directories, graph dumps and kernel code (shared reports).
+
+    Returns
+    -------
+    dict
+        ``{"packed", "redacted", "frames", "fixes", "tables", "session"}``: the session
+        document with guard stacks and fixes as indices and record lists as tables.
+    """
+    document = facts_to_dict(facts)
+    return pack(redacted(document) if redact else document, redact=redact)
+
+
+def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
+    """Pack a session document (modified in place): frames and fixes once, records as tables.
+
+    Parameters
+    ----------
+    document
+        :func:`~symdebug.model.serialize.facts_to_dict` output (possibly redacted).
+    redact
+        Whether the document was redacted (told to the viewer).
+
+    Returns
+    -------
+    dict
+        The wire document; :func:`unpack` restores ``document``.
+    """
+    frames: dict[tuple[Any, ...], int] = {}
+    fixes: dict[str, int] = {}
+    for guard in document["guards"]:
+        for stack in _STACKS:
+            guard[stack] = [_index(frames, tuple(f[k] for k in _FRAME_KEYS)) for f in guard[stack]]
+        guard["fix"] = _index(fixes, guard["fix"]) if guard["fix"] is not None else None
+    tables = [key for key, value in document.items() if _is_records(value)]
+    for key in tables:
+        document[key] = _table(document[key])
+    return {
+        "packed": PACKING,
+        "redacted": redact,
+        "frames": [list(frame) for frame in frames],
+        "fixes": list(fixes),
+        "tables": tables,
+        "session": document,
+    }
+
+
+def _index(seen: dict[Any, int], key: Any) -> int:
+    """The index of ``key`` in ``seen`` (insertion ordered), adding it if new."""
+    return seen.setdefault(key, len(seen))
+
+
+def _is_records(value: Any) -> bool:
+    """A non-empty list of objects that all have the same keys, in the same order."""
+    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
+        return False
+    keys = list(value[0])
+    return all(isinstance(item, dict) and list(item) == keys for item in value)
+
+
+def _table(records: list[dict[str, Any]]) -> dict[str, Any]:
+    columns = list(records[0])
+    return {"columns": columns, "rows": [list(record.values()) for record in records]}
+
+
+def unpack(wire: dict[str, Any]) -> dict[str, Any]:
+    """The session document inside a wire document (a copy; the wire is left as it was).
+
+    Parameters
+    ----------
+    wire
+        :func:`wire_document` output, or a plain session document (returned as it is).
+
+    Returns
+    -------
+    dict
+        The session document, as :func:`~symdebug.model.serialize.facts_to_dict` wrote it.
+    """
+    if "packed" not in wire:
+        return wire
+    document: dict[str, Any] = orjson.loads(orjson.dumps(wire["session"]))
+    for key in wire["tables"]:
+        table = document[key]
+        document[key] = [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
+    frames = [dict(zip(_FRAME_KEYS, frame, strict=True)) for frame in wire["frames"]]
+    for guard in document["guards"]:
+        for stack in _STACKS:
+            guard[stack] = [dict(frames[i]) for i in guard[stack]]
+        guard["fix"] = wire["fixes"][guard["fix"]] if guard["fix"] is not None else None
+    return document
+
+
+# ---------------------------------------------------------------- redaction
+
+
+def _strip_comment(reason: str) -> str:
+    return reason.split("  #", 1)[0].split(" #", 1)[0]
+
+
+def _scrub_frames(value: Any) -> None:
+    """Every frame-like dict: keep the file's base name and line number, drop the code."""
+    if isinstance(value, dict):
+        if "filename" in value and isinstance(value["filename"], str):
+            value["filename"] = Path(value["filename"]).name
+            for key in ("line", "code"):
+                if isinstance(value.get(key), str):
+                    value[key] = "(redacted)"
+        for item in value.values():
+            _scrub_frames(item)
+    elif isinstance(value, list):
+        for item in value:
+            _scrub_frames(item)
+
+
+def _redact_records(clean: dict[str, Any]) -> None:
+    """Comments of checks, graph dumps, kernel code and range locations."""
+    for compile_ in clean["compiles"]:
+        compile_["graphs"] = []
+        compile_["recompile_reasons"] = [_strip_comment(r) for r in compile_["recompile_reasons"]]
+        compile_["fail_reason"] = _strip_comment(compile_["fail_reason"] or "") or None
+        for check in compile_.get("shape_checks", []):
+            check["note"] = ""
+    for recompile in clean["recompiles"]:
+        recompile["reasons"] = [_strip_comment(r) for r in recompile["reasons"]]
+    for kernel in clean.get("kernels", []):
+        kernel["source"] = "(redacted)"
+    for symbol in clean["symbols"]:
+        symbol["range_locs"] = dict.fromkeys(symbol.get("range_locs", {}), "(redacted)")
+    for explanation in clean.get("explanations", []):
+        for step in explanation["steps"]:
+            _redact_step(step)
+
+
+def _redact_step(step: dict[str, Any]) -> None:
+    """A step's text as its scrubbed frame says it; a recompile's check without comments."""
+    if step.get("frame") is not None:
+        step["text"] = f"{step['frame']['filename']}:{step['frame']['lineno']}"
+    elif step["kind"] == "recompile":
+        step["text"] = _strip_comment(step["text"])
+
+
+def redacted(document: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a session document without source lines, directories, graph dumps and code.
+
+    Parameters
+    ----------
+    document
+        :func:`~symdebug.model.serialize.facts_to_dict` output.
+
+    Returns
+    -------
+    dict
+        The redacted copy (still a valid session document).
+    """
+    clean: dict[str, Any] = orjson.loads(orjson.dumps(document))
+    _scrub_frames(clean)
+    _redact_records(clean)
+    clean["problem_examples"] = []
+    clean["source"] = "(redacted)"
+    return clean

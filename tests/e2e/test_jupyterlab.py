@@ -1,0 +1,262 @@
+"""The JupyterLab extension in a real JupyterLab and Debian's Chromium.
+
+A notebook is executed once (nbclient, a real kernel) and saved with its symdebug output.
+JupyterLab then serves it on localhost with no kernel able to start, and the saved output must
+come back as the interactive viewer; clicking a frame in a cell activates that cell, a frame in
+a file opens the file at its line, and the command palette exports the output as a report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from symdebug.renderers.notebook import MIME_TYPE
+
+expect = pytest.importorskip("playwright.sync_api").expect
+pytest.importorskip("jupyterlab")
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "out" / "screenshots"
+# Generous: the machine may be shared and loaded.  Every wait is for a real state of the page
+# (text in an editor, a row in a table), never for a fixed time.
+STARTUP_S = 300
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+
+SHAPES_PY = """def head(x):
+    if x.shape[0] > 4:
+        return x * 2
+    return x + 1
+"""
+CELLS = [
+    "%load_ext symdebug\nimport torch\nfrom shapes import head",
+    "def f(x):\n    y = x.view(-1, 2)\n    return head(y)",
+    '%%symdebug\ncf = torch.compile(f, backend="eager", dynamic=True)\ncf(torch.randn(16))',
+]
+
+
+@dataclass(frozen=True)
+class Lab:
+    """A JupyterLab server of this test: where it serves, its token and its root folder."""
+
+    url: str
+    token: str
+    root: Path
+
+    def api(self, path: str) -> object:
+        request = urllib.request.Request(
+            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+
+def _saved_notebook(root: Path) -> Path:
+    """Run the notebook in a real kernel and save it with its outputs."""
+    (root / "shapes.py").write_text(SHAPES_PY)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(root)}}).execute()
+    path = root / "saved.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def _isolated_jupyter(base: Path) -> dict[str, str]:
+    """Jupyter dirs of the test's own: the extension as pip installs it, and no kernels."""
+    data, config = base / "data", base / "config"
+    extension = data / "labextensions" / "symdebug"
+    shutil.copytree(REPO / "symdebug" / "labextension", extension)
+    shutil.copy(REPO / "extension" / "install.json", extension)
+    config.mkdir()
+    no_kernels = {"KernelSpecManager": {"allowed_kernelspecs": ["no-such-kernel"]}}
+    (config / "jupyter_server_config.json").write_text(json.dumps(no_kernels))
+    # No news and no update check: nothing leaves localhost.
+    settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    return {
+        "JUPYTER_DATA_DIR": str(data),
+        "JUPYTER_CONFIG_DIR": str(config),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+        # In a virtual environment Jupyter reads its share/ before JUPYTER_DATA_DIR, and `make
+        # setup` links the checkout's build there: the copy above must come first.
+        "JUPYTER_PREFER_ENV_PATH": "0",
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_up(lab: Lab, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"JupyterLab exited while starting:\n{log.read_text()}"
+        try:
+            lab.api("/api/status")
+        except OSError:
+            time.sleep(0.5)
+        else:
+            return
+    pytest.fail(f"JupyterLab did not answer within {STARTUP_S} s:\n{log.read_text()}")
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server and all it started (its own process group), whatever state it is in:
+    ask, wait, then kill what is left of the group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(timeout=30)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
+    server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    root = tmp_path_factory.mktemp("notebooks")
+    _saved_notebook(root)
+    # The token reaches the server through its environment, never a command line.
+    token = secrets.token_hex(24)
+    env = {**os.environ, **_isolated_jupyter(tmp_path_factory.mktemp("jupyter"))}
+    env["JUPYTER_TOKEN"] = token
+    port = _free_port()
+    args = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}"]
+    args.append("--allow-root")  # CI and this sandbox run as root
+    args.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
+    log = root.parent / "jupyterlab.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", *args],
+            env=env,
+            stdout=sink,
+            stderr=sink,
+            start_new_session=True,  # a group of its own: stopping it stops all it started
+        )
+    try:
+        lab = Lab(f"http://127.0.0.1:{port}", token, root)
+        _wait_until_up(lab, server, log)
+        yield lab
+    finally:
+        _stop(server)
+
+
+@pytest.fixture(scope="module")
+def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{lab.url}/lab/tree/saved.ipynb?token={lab.token}")
+    page.locator(".jp-SymdebugOutput .sd header").wait_for()
+    # JupyterLab asks for a kernel ("Select Kernel"), a moment before or after the outputs
+    # render; there is none to start, so the question is declined.
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for()
+    dialog.locator(".jp-mod-reject").first.click()
+    dialog.wait_for(state="detached")
+    page.errors = errors
+    yield page
+    page.close()
+
+
+def test_saved_output_is_the_interactive_viewer_without_a_kernel(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert lab.api("/api/kernels") == []
+    saved = nbformat.read(lab.root / "saved.ipynb", as_version=4)
+    assert any(MIME_TYPE in o.get("data", {}) for o in saved.cells[2].outputs)
+    view = page.locator(".jp-SymdebugOutput")
+    assert view.count() == 1
+    assert page.locator(".jp-SymdebugOutput iframe").count() == 0  # not the HTML fallback
+    view.locator("[data-tab=guards]").click()
+    rows = view.locator("tr[data-guard]")
+    expect(rows.nth(1)).to_be_visible()  # two guards or more
+    view.locator("select[aria-label=cause]").select_option("user_branch")
+    expect(rows.first).to_contain_text("user_branch")
+    view.locator("select[aria-label=cause]").select_option("")
+    expect(rows.nth(1)).to_be_visible()
+    rows.last.click()
+    expect(view.locator("[data-detail]")).to_contain_text("user stack")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "jupyterlab.png"))
+    assert page.url.endswith("saved.ipynb?token=" + lab.token) or "#" not in page.url
+    assert not page.errors
+
+
+def _active_cell_editor(page):  # type: ignore[no-untyped-def]
+    return page.locator(".jp-Notebook .jp-Cell.jp-mod-active .jp-InputArea-editor")
+
+
+def test_clicking_a_cell_frame_activates_that_cell(page) -> None:  # type: ignore[no-untyped-def]
+    page.locator(".jp-Notebook .jp-Cell").first.click()
+    expect(_active_cell_editor(page)).to_contain_text("load_ext")
+    view = page.locator(".jp-SymdebugOutput")
+    view.locator("[data-tab=guards]").click()
+    link = view.locator("button.frame-link[data-frame^='Cell [2]']").first
+    link.click()  # Playwright waits until the link is there and can be clicked
+    expect(_active_cell_editor(page)).to_contain_text("def f(x)")
+    expect(_active_cell_editor(page)).to_contain_text("y = x.view(-1, 2)")
+
+
+def test_clicking_a_file_frame_opens_the_file_at_its_line(page) -> None:  # type: ignore[no-untyped-def]
+    view = page.locator(".jp-SymdebugOutput")
+    view.locator("[data-tab=guards]").click()
+    link = view.locator("button.frame-link[data-frame$='shapes.py:2']").first
+    link.click()
+    # The editor is there before the file's text is: wait for the text itself.
+    expect(page.locator(".jp-FileEditor .cm-content")).to_contain_text("def head(x)")
+    # The status bar shows where the editor's cursor is.
+    expect(page.locator("#jp-main-statusbar").get_by_text("Ln 2, Col 1")).to_be_visible()
+    page.locator(".lm-TabBar-tab", has_text="saved.ipynb").first.click()
+    expect(page.locator(".jp-Notebook .jp-Cell").first).to_be_visible()
+
+
+def test_command_palette_exports_the_selected_output(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-InputPrompt").click()
+    page.keyboard.press("Control+Shift+c")
+    palette = page.locator(".lm-CommandPalette-input")
+    palette.fill("symdebug: export")  # fill waits until the palette's input is there
+    page.locator(".lm-CommandPalette-item", has_text="Export Selected Output").first.click()
+    html = _exported(lab).read_text()
+    assert html.startswith("<!doctype html>") and 'id="symdebug-data"' in html
+    assert "Content-Security-Policy" in html and "Cell [2]" in html
+
+
+def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    for old in lab.root.glob("saved-symdebug-*.html"):
+        old.unlink()
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+    page.locator(".jp-SymdebugOutput header").click(button="right")
+    page.locator(".lm-Menu-item", has_text="Export Selected Output").click()
+    assert "Cell [2]" in _exported(lab).read_text()
+
+
+def _exported(lab: Lab) -> Path:
+    """The exported report, once the server has written all of it."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        found = list(lab.root.glob("saved-symdebug-*.html"))
+        if found and found[0].read_text().rstrip().endswith("</html>"):
+            (report,) = found
+            return report
+        time.sleep(0.2)
+    pytest.fail(f"no complete report was exported into {lab.root}")

@@ -1,0 +1,174 @@
+"""The HTML report in a real browser (Debian's Chromium, driven by Playwright): panes,
+filters, guard detail, why, deep links; hostile strings stay text; no network access."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import torch
+from scenarios import capture_branch_and_view  # tests/ is on sys.path
+
+import symdebug
+
+expect = pytest.importorskip("playwright.sync_api").expect
+# Generous, for a loaded machine: every wait is for a state of the page, never a fixed time.
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+def open_report(browser, path: Path, fragment: str = ""):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri() + fragment)
+    page.wait_for_selector(".sd header")
+    page.requests, page.errors = requests, errors  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    s, compiled = capture_branch_and_view()
+    sizes = [(n,) for n in range(2, 14, 2)]
+    s.sweep(compiled, sizes, [(10,)] * len(sizes), progress=False)
+    return s.to_html(tmp_path_factory.mktemp("report") / "report.html")
+
+
+def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_report(browser, report)
+    expect(page.locator("header")).to_contain_text("recompiles")
+    expect(page.locator(".compile")).to_have_count(3)  # 0/0, 0/1 and the sweep's recompile
+    page.screenshot(path=str(SHOTS / "overview.png"))
+    page.click("[data-tab=guards]")
+    rows = page.locator("tr.row")
+    expect(rows.first).to_be_visible()
+    total = rows.count()
+    page.select_option("select[aria-label=cause]", "user_branch")
+    page.wait_for_function(f"document.querySelectorAll('tr.row').length < {total}")
+    expect(rows.first).to_contain_text("user_branch")
+    assert rows.first.inner_text().count("user_branch") == 1
+    rows.first.click()
+    detail = page.locator(".detail")
+    expect(detail).to_contain_text("# BRANCH")
+    expect(detail).to_contain_text("control flow")
+    page.screenshot(path=str(SHOTS / "guard-detail.png"))
+    guard_id = page.get_attribute(".detail [data-detail]", "data-detail")
+    assert guard_id
+    page.click("[data-tab=why]")
+    page.select_option("select[aria-label=source]", "L['x'].size()[0]")
+    expect(page.locator(".steps")).to_contain_text("L['x'].size()[0] is ")
+    expect(page.locator(".steps")).to_contain_text("recompile 0/1")
+    page.screenshot(path=str(SHOTS / "why.png"))
+    linked = open_report(browser, report, f"#guard={quote(guard_id, safe='')}")
+    expect(linked.locator(".detail [data-detail]")).to_have_attribute("data-detail", guard_id)
+    assert linked.errors == [] and page.errors == []
+    assert all(url.startswith("file://") for url in page.requests + linked.requests)
+
+
+def test_sizes_pane_draws_the_sweep(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=sizes]")
+    expect(page.locator("svg[data-chart=sweep] circle")).to_have_count(6)
+    expect(page.locator("[data-pane=sizes]")).to_contain_text("6 sizes of L['x'].size()[0]")
+    page.screenshot(path=str(SHOTS / "sizes.png"))
+
+
+def test_kernels_pane_highlights_symbols(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=kernels]")
+    page.locator("details summary").first.click()
+    expect(page.locator("pre .sym").first).to_be_visible()  # ks0 highlighted as a symbolic size
+
+
+def hostile_module(root: Path) -> object:
+    folder = root / f"a{HOSTILE}"
+    folder.mkdir(parents=True)
+    path = folder / "evil.py"
+    path.write_text(
+        f"def f(x):\n    if x.shape[0] > 4:  # {HOSTILE}\n        return x * 2\n    return x + 1\n"
+    )
+    spec = importlib.util.spec_from_file_location("evil", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def hostile_session(root: Path) -> symdebug.Session:
+    """A capture of the hostile function: its file path and line are in every view."""
+    module = hostile_module(root)
+    torch._dynamo.reset()
+    with symdebug.capture() as session:
+        compiled = torch.compile(module.f, backend="eager", dynamic=True)  # type: ignore[attr-defined]
+        compiled(torch.randn(8))
+        compiled(torch.randn(3))
+    return session
+
+
+def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    s = hostile_session(tmp_path)
+    html = s.to_html(tmp_path / "hostile.html").read_text()
+    assert HOSTILE not in html  # escaped once, at the HTML boundary
+    page = open_report(browser, tmp_path / "hostile.html")
+    page.click("[data-tab=guards]")
+    page.locator("tr.row").first.click()
+    expect(page.locator(".detail")).to_contain_text(HOSTILE)  # shown as the text it is
+    assert page.evaluate("window.pwned") is None
+    expect(page.locator("img")).to_have_count(0)
+    assert page.errors == []
+    redacted = s.to_html(tmp_path / "redacted.html", redact=True).read_text()
+    assert "onerror" not in redacted and str(tmp_path) not in redacted
+
+
+WIDGET_PAGE = """<!doctype html><html><body><div id="w"></div>
+<script type="application/json" id="data">@@DATA@@</script>
+<script type="module">
+@@MODULE@@
+const listeners = {};
+const text = document.getElementById("data").textContent;
+const state = { session_json: JSON.parse(text), results: [], error: "" };
+const model = {
+  get: (k) => state[k],
+  set: (k, v) => { state[k] = v; },
+  save_changes: () => { window.sent = state.request; },
+  on: (event, cb) => { (listeners[event] = listeners[event] || []).push(cb); },
+};
+__widget.render({ model, el: document.getElementById("w") });
+window.ready = true;
+</script></body></html>"""
+
+
+def test_widget_view_renders_hostile_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from importlib import resources
+
+    from symdebug.renderers.html import safe_json
+
+    s = hostile_session(tmp_path)
+    code = resources.files("symdebug").joinpath("_static/widget.mjs").read_text()
+    # Inline the module (file:// pages cannot import one): its default export becomes a name.
+    code = re.sub(r"export\s*\{\s*(\w+) as default\s*\};?", r"const __widget = \1;", code)
+    page_text = WIDGET_PAGE.replace("@@DATA@@", safe_json(s.to_json())).replace("@@MODULE@@", code)
+    (tmp_path / "widget.html").write_text(page_text)
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "widget.html").as_uri())
+    page.wait_for_function("window.ready === true")
+    page.click("[data-tab=guards]")
+    page.locator("tr.row").first.click()
+    expect(page.locator(".detail")).to_contain_text(HOSTILE)
+    assert page.evaluate("window.pwned") is None and errors == []
+    page.fill("input[aria-label=sizes]", "[[3]]")
+    page.click("[data-action=predict]")
+    page.wait_for_function("window.sent !== undefined")
+    assert page.evaluate("window.sent.action") == "predict"

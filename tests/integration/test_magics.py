@@ -1,0 +1,110 @@
+"""The magics in a real IPython shell that captures display output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+from symdebug.renderers.document import unpack
+from symdebug.renderers.notebook import MIME_TYPE
+
+CELL = """
+import torch
+def f(x):
+    if x.shape[0] > 4:
+        return x * 2
+    return x + 1
+cf = torch.compile(f, backend="eager", dynamic=True)
+cf(torch.randn(8)); cf(torch.randn(3))
+"""
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    ip = InteractiveShell.instance()
+    yield ip
+    ip.run_line_magic("unload_ext", "symdebug")
+    ip.reset(new_session=False)
+
+
+def test_load_ext_captures_following_cells(shell: InteractiveShell) -> None:
+    with capture_output() as loaded:
+        shell.run_line_magic("load_ext", "symdebug")
+    assert loaded.stdout.count("\n") == 1 and "capturing" in loaded.stdout
+    before = set(shell.user_ns)
+    shell.run_cell(CELL)
+    with capture_output() as shown:
+        shell.run_line_magic("symdebug", "")
+    (output,) = shown.outputs
+    assert set(output.data) >= {MIME_TYPE, "text/html", "text/plain"}
+    document = unpack(output.data[MIME_TYPE])  # the wire the viewer gets
+    assert len(document["recompiles"]) == 1
+    guard = document["guards"][0]
+    assert guard["user_stack"][-1]["filename"].startswith("Cell [")  # the cell, not a temp file
+    assert "<iframe srcdoc=" in output.data["text/html"]
+    new = set(shell.user_ns) - before
+    # Dynamo adds `__compiled_fn_*` globals and IPython `_0`; symdebug adds nothing.
+    assert {name for name in new if not name.startswith("_")} == {"torch", "f", "cf"}
+    assert not [name for name in new if "symdebug" in name.lower()]
+
+
+def test_cell_magic_captures_one_cell(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    with capture_output() as shown:
+        shell.run_cell_magic("symdebug", "", CELL)
+    data = unpack(shown.outputs[-1].data[MIME_TYPE])
+    assert len(data["compiles"]) == 2 and data["recompiles"][0]["cause"] == "user_branch"
+
+
+def test_report_on_off_reset_help_and_bad_flags(shell: InteractiveShell, tmp_path: Path) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    out = tmp_path / "nb.html"
+    with capture_output() as written:
+        shell.run_line_magic("symdebug", f"report {out}")
+    assert out.exists() and "wrote" in written.stdout
+    with capture_output() as switched:
+        shell.run_line_magic("symdebug", "off")
+        shell.run_line_magic("symdebug", "on")
+        shell.run_line_magic("symdebug", "reset")
+    assert switched.stdout.splitlines() == [
+        "symdebug: not capturing",
+        "symdebug: capturing",
+        "symdebug: capturing",
+    ]
+    with capture_output() as helped:
+        shell.run_line_magic("symdebug", "-h")
+    assert "report" in helped.stdout and "reset" in helped.stdout
+    with pytest.raises(UsageError, match="bad options"):
+        shell.run_line_magic("symdebug", "--nope")
+
+
+def test_explorer_follows_later_cells(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    with capture_output() as shown:
+        shell.run_line_magic("symdebug", "")
+    data = shown.outputs[0].data
+    assert "application/vnd.jupyter.widget-view+json" in data and MIME_TYPE in data
+    explorer = shell.magics_manager.registry["SymdebugMagics"]._explorers[0]
+    before = unpack(json.loads(explorer.session_json))["compiles"]
+    shell.run_cell("cf(torch.randn(2))")  # 0/1 serves it: no compile
+    shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
+    after = unpack(json.loads(explorer.session_json))["compiles"]
+    assert len(after) == len(before) + 1
+
+
+def test_plain_capture_in_a_shell_names_cells(shell: InteractiveShell) -> None:
+    # symdebug.capture() in a notebook, without the extension: frames still read "Cell [N]".
+    body = CELL.replace("\n", "\n    ")
+    shell.run_cell(f"import symdebug\nwith symdebug.capture() as s:\n{body}")
+    session = shell.user_ns["s"]
+    frame = session.guards[0].user_frame
+    assert frame.filename.startswith("Cell [") and "if x.shape[0] > 4:" in frame.line
+    assert session.compiles[0].filename.startswith("Cell [")

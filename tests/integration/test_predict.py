@@ -1,0 +1,65 @@
+"""Prediction equals torch's actual outcome on every (function, new sizes) pair of the
+corpus, for live sessions and for sessions read from TORCH_TRACE logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from predict_cases import CASES, Case, started
+
+import symdebug
+from symdebug.queries.predict import Predictor
+
+TESTS = Path(__file__).resolve().parents[1]  # the helper scripts live in tests/
+
+
+def test_corpus_is_large_and_covers_every_cause() -> None:
+    assert sum(len(case.probes) for case in CASES) >= 40
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_prediction_matches_torch_live(case: Case) -> None:
+    with started(case) as (session, compiled):
+        for args, kwargs in case.probes:
+            predicted = session.predict(*args, **kwargs)
+            if not [c for c in session.compiles if c.status == "ok"]:
+                assert predicted.entry is None
+                continue
+            result = session.rerun(compiled, *args, **kwargs)
+            assert result.prediction.entry == predicted.entry
+            assert result.prediction_held, (args, kwargs, str(predicted), str(result))
+            assert result.allclose, (args, kwargs)
+
+
+@pytest.fixture(scope="module")
+def traced(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[symdebug.Session, dict[str, list[dict]]]:
+    out = tmp_path_factory.mktemp("predict_trace")
+    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
+    script = TESTS / "predict_cases.py"
+    subprocess.run(
+        [sys.executable, str(script), str(out / "outcomes.json")], check=True, env=env, timeout=900
+    )
+    session = symdebug.load_trace(out / "trace")
+    assert isinstance(session, symdebug.Session)
+    return session, json.loads((out / "outcomes.json").read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_prediction_matches_torch_from_a_trace(
+    case: Case, traced: tuple[symdebug.Session, dict[str, list[dict]]]
+) -> None:
+    session, outcomes = traced
+    for (args, kwargs), outcome in zip(case.probes, outcomes[case.name], strict=True):
+        # The log holds every entry ever compiled; the lookup order at the time of the call
+        # (not in the log) comes from the run that wrote it.
+        predictor = Predictor(session.facts, case.fn.__name__, outcome["order"])
+        predicted = predictor.predict(predictor.values(args, kwargs))
+        expected = None if outcome["recompiled"] else outcome["entry"]
+        assert predicted.entry == expected, (args, kwargs, str(predicted), outcome)

@@ -1,0 +1,222 @@
+"""The document contract generated from the dataclasses: the committed schema and TypeScript
+are up to date, the schema accepts what the serializer writes and refuses wrong documents, and
+the one wire format (report, notebook output, widget) restores that document exactly."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+import pytest
+
+import symdebug
+from symdebug.model import contract
+from symdebug.model.serialize import MIME_TYPE, SCHEMA_VERSION, facts_to_dict, json_schema
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Frame,
+    Guard,
+    Recompile,
+    Specialization,
+    Symbol,
+)
+from symdebug.model.values import CompileId
+from symdebug.processors.explanations import explain_sources
+from symdebug.renderers.document import unpack, wire_document
+
+ROOT = Path(__file__).resolve().parents[2]
+Mode = Literal["fast", "slow"]
+
+
+X = "L['x'].size()[0]"
+
+
+def synthetic() -> Facts:
+    """A branch on a size, then a specialization: guards with stacks, a recompile, a why."""
+    user = Frame("/w/model.py", 3, "f", "if x.shape[0] > 4:  # branch")
+    inner = Frame("/torch/_dynamo/variables/tensor.py", 2606, "evaluate_expr", "return g()")
+    common = {"user_stack": [user], "framework_stack": [inner, inner], "phase": "dynamo"}
+    branch = Guard("0/0#0", "s77 > 4", "0/0", cause="user_branch", **common, sources=[X])
+    pinned = Guard("0/1#0", "Eq(s77, 3)", "0/1", cause="user_branch", **common, fix="mark")
+    spec = Specialization(X, 3, "0/1", cause="user_branch", guards=[pinned], user_frame=user)
+    reason = "0/0: 5 <= x.size()[0]  # if x.shape[0] > 4:"
+    recompile = Recompile("0/1", "0/0", [reason], branch, "user_branch", spec, ["0/0"], None, [X])
+    facts = Facts(
+        compiles=[Compile("0/0", 0, 0, name="f"), Compile("0/1", 0, 1, name="f")],
+        guards=[branch, pinned],
+        symbols=[
+            Symbol("s77", [X], "0/0", hint=8, range=(5, "int_oo"), user_frame=user),
+            Symbol("s77", [X], "0/1", hint=3, state="specialized", cause="user_branch"),
+        ],
+        specializations=[spec],
+        recompiles=[recompile],
+        source="synthetic",
+    )
+    explain_sources(facts)
+    return facts
+
+
+@pytest.fixture(scope="module")
+def traced(shared_traces: Path) -> symdebug.Session:
+    loaded = symdebug.load_trace(shared_traces / "simple.log")
+    assert isinstance(loaded, symdebug.Session)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def facts() -> Facts:
+    return synthetic()
+
+
+@pytest.fixture(scope="module")
+def document(facts: Facts) -> dict[str, Any]:
+    return json.loads(json.dumps(facts_to_dict(facts)))
+
+
+def test_committed_files_are_generated_from_the_dataclasses() -> None:
+    for relative, text in contract.generated().items():
+        committed = (ROOT / relative).read_text(encoding="utf-8")
+        assert committed == text, f"{relative} is stale: run `make contract`"
+    assert json_schema() == json.loads(contract.generated()[contract.SCHEMA_PATH])
+
+
+def test_schema_validates_a_real_session(traced: symdebug.Session) -> None:
+    jsonschema.Draft202012Validator.check_schema(json_schema())
+    document = json.loads(json.dumps(facts_to_dict(traced.facts)))
+    jsonschema.validate(document, json_schema())
+    assert document["schema_version"] == SCHEMA_VERSION
+    assert document["compiles"] and document["symbols"] and document["explanations"]
+
+
+def test_schema_validates_every_record_kind(document: dict[str, Any]) -> None:
+    jsonschema.validate(document, json_schema())
+    (explanation,) = document["explanations"]
+    assert explanation["source"] == X and explanation["recompiles"] == ["0/1"]
+    assert {step["kind"] for step in explanation["steps"]} >= {"state", "guard", "recompile"}
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d["guards"][0].update(cause="because"),  # not a Cause
+        lambda d: d["guards"][0].pop("fix"),  # a field with a default is still required
+        lambda d: d["guards"][0].update(backward_trace=None),  # not nullable
+        lambda d: d["guards"][0]["user_stack"].append({"filename": "f.py", "lineno": "3"}),
+        lambda d: d["compiles"][0].update(surprise=1),  # no unknown keys
+        lambda d: d["recompiles"].append({"compile_id": "0/9"}),
+        lambda d: d.update(schema_version=SCHEMA_VERSION + 1),
+        lambda d: d.pop("explanations"),
+        lambda d: d["symbols"][0].update(range=[1, 2, 3]),  # a pair
+        lambda d: d.update(guards={"0/0#0": {}}),
+    ],
+)
+def test_schema_refuses_a_wrong_document(document: dict[str, Any], spoil: Any) -> None:
+    hostile = copy.deepcopy(document)
+    spoil(hostile)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(hostile, json_schema())
+
+
+def test_references_are_ids_and_every_field_is_required() -> None:
+    defs = json_schema()["$defs"]
+    assert defs["Specialization"]["properties"]["guards"] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
+    assert defs["Recompile"]["properties"]["guard"] == {"type": ["string", "null"]}
+    assert defs["Recompile"]["properties"]["specialization"] == {"type": ["string", "null"]}
+    guard = defs["Guard"]
+    assert guard["required"] == list(guard["properties"]) and guard["additionalProperties"] is False
+    assert json_schema()["properties"]["guards"]["items"] == {"$ref": "#/$defs/Guard"}
+
+
+def test_literals_become_unions_and_enums() -> None:
+    text = contract.typescript()
+    assert 'export type Cause =\n  | "user_branch"\n' in text and '  | "unknown";' in text
+    assert "  cause: Cause;\n" in text and "  state: SymbolState;\n" in text
+    assert json_schema()["$defs"]["Cause"]["enum"][0] == "user_branch"
+    assert f"export const MIME_TYPE = {json.dumps(MIME_TYPE)};" in text
+    assert f"export const SCHEMA_VERSION = {SCHEMA_VERSION};" in text
+    assert text.startswith("// generated by symdebug/model/contract.py; do not edit")
+
+
+@dataclass
+class Leaf:
+    """A leaf."""
+
+    id: CompileId
+    pair: tuple[int, str]
+
+
+@dataclass
+class Toy:
+    """A toy root."""
+
+    mode: Literal["a", "b"]
+    named: Mode
+    leaves: list[Leaf]
+    by_name: dict[str, Leaf | None]
+    extra: dict[str, Any] = field(default_factory=dict)
+    ratio: float | None = None
+    flag: bool = False
+
+
+def test_every_kind_of_annotation() -> None:
+    toy = contract.describe(Toy, modules=[sys.modules[__name__]])
+    text = contract.typescript(toy)
+    assert '  mode: "a" | "b";\n' in text and "  named: Mode;\n" in text
+    assert 'export type Mode = "fast" | "slow";' in text
+    assert "  by_name: Record<string, Leaf | null>;\n" in text
+    assert "  pair: [number, string];\n  id: string;" not in text  # declaration order kept
+    assert "  id: string;\n  pair: [number, string];\n" in text
+    assert "  extra: Record<string, unknown>;\n  ratio: number | null;\n  flag: boolean;\n" in text
+    schema = contract.json_schema(toy)
+    props = schema["properties"]
+    assert props["mode"] == {"enum": ["a", "b"]} and props["named"] == {"$ref": "#/$defs/Mode"}
+    assert props["by_name"]["additionalProperties"] == {
+        "anyOf": [{"$ref": "#/$defs/Leaf"}, {"type": "null"}]
+    }
+    assert schema["$defs"]["Leaf"]["properties"]["pair"]["prefixItems"] == [
+        {"type": "integer"},
+        {"type": "string"},
+    ]
+    assert props["extra"] == {"type": "object", "additionalProperties": {}}
+    assert props["ratio"] == {"type": ["number", "null"]}
+    assert schema["required"][0] == "schema_version" and "flag" in schema["required"]
+    good = {"schema_version": SCHEMA_VERSION, "mode": "a", "named": "fast", "leaves": []}
+    good |= {"by_name": {"k": {"id": "0/0", "pair": [1, "x"]}, "n": None}, "extra": {}}
+    jsonschema.validate(good | {"ratio": 1.5, "flag": False}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(good | {"ratio": None, "flag": False, "mode": "c"}, schema)
+
+
+def test_wire_restores_the_document_every_key_kept(facts: Facts, document: dict[str, Any]) -> None:
+    wire = json.loads(json.dumps(wire_document(facts)))
+    assert wire["packed"] == 2 and wire["redacted"] is False and "guards" in wire["tables"]
+    assert len(wire["frames"]) == 2 and wire["fixes"] == ["mark"]
+    assert unpack(wire) == document
+    guards = wire["session"]["guards"]
+    assert "backward_trace" in guards["columns"] and "fx_node" in guards["columns"]
+
+
+def test_redacted_wire_is_still_a_valid_document(facts: Facts) -> None:
+    wire = json.loads(json.dumps(wire_document(facts, redact=True)))
+    assert wire["redacted"] is True
+    restored = unpack(wire)
+    jsonschema.validate(restored, json_schema())
+    frames = [f for g in restored["guards"] for f in g["user_stack"] + g["framework_stack"]]
+    assert frames and all("/" not in f["filename"] and f["line"] == "(redacted)" for f in frames)
+    text = json.dumps(restored)
+    assert "/w/" not in text and "# branch" not in text and "# if" not in text
+
+
+def test_mime_type_names_the_schema_version() -> None:
+    from symdebug.renderers.notebook import MIME_TYPE as NOTEBOOK_MIME
+
+    assert NOTEBOOK_MIME == MIME_TYPE == f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"

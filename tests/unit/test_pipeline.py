@@ -1,0 +1,212 @@
+"""Each pipeline pass on tiny hand-built facts (no torch), and the pass order itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from symdebug.events import CompileKey, Event, EventStream
+from symdebug.model.code_types import FxNode, GraphCode, Kernel, SpecializedDim
+from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization, Symbol
+from symdebug.pipeline import PASSES, Pass, build, check_order
+from symdebug.processors.causes import classify_guards, classify_specializations
+from symdebug.processors.explanations import explain_sources
+from symdebug.processors.fixes import suggest_fixes
+from symdebug.processors.kernel_audit import explain_specialized_dims
+from symdebug.processors.links import link_fx_nodes, link_kernels
+from symdebug.processors.recompiles import link_recompiles
+from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
+
+USER = Frame("/src/model.py", 7, "forward", "y = x.view(x.shape[0] // 2, -1)")
+BRANCH = Frame("/src/model.py", 9, "forward", "if x.shape[0] > 4:")
+EVALUATE = Frame("/torch/_dynamo/variables/tensor.py", 2606, "evaluate_expr")
+VIEW_META = Frame("/torch/_refs/__init__.py", 3900, "_reshape_view_helper")
+INDUCTOR = Frame("/torch/_inductor/kernel/conv.py", 497, "conv_layout")
+
+
+def _noop(facts: Facts) -> None:
+    del facts
+
+
+def _facts() -> Facts:
+    """One compile of ``forward`` with a symbol for ``x``'s batch and two guards."""
+    facts = Facts(compiles=[Compile("0/0", 0, 0, name="forward", dynamic=True)])
+    facts.symbols = [Symbol("s0", ["L['x'].size()[0]"], "0/0", hint=8)]
+    facts.guards = [
+        Guard(
+            "0/0#0",
+            "Eq(Mod(s0, 2), 0)",
+            "0/0",
+            user_stack=[USER],
+            framework_stack=[VIEW_META],
+            phase="dynamo",
+            symbols=["s0"],
+        ),
+        Guard(
+            "0/0#1",
+            "s0 > 4",
+            "0/0",
+            user_stack=[BRANCH],
+            framework_stack=[EVALUATE],
+            phase="dynamo",
+            symbols=["s0"],
+        ),
+    ]
+    facts.fx_nodes = [
+        FxNode("0/0", "view", "call", "view", ["s0//2", "2"], ["s0"], USER.filename, USER.lineno)
+    ]
+    return facts
+
+
+def test_declared_order_holds_and_a_wrong_order_is_refused() -> None:
+    check_order(PASSES)
+    reader = Pass("reader", _noop, frozenset({"guards.cause"}), frozenset())
+    writer = Pass("writer", _noop, frozenset(), frozenset({"guards.cause"}))
+    check_order([writer, reader])
+    with pytest.raises(ValueError, match="reader"):
+        check_order([reader, writer])
+
+
+def test_fx_nodes_are_inferred_before_causes_and_skip_branches() -> None:
+    facts = _facts()
+    attach_guard_sources(facts)
+    assert facts.guards[0].sources == ["L['x'].size()[0]"]
+    link_fx_nodes(facts)
+    view, branch = facts.guards
+    assert (view.fx_node, view.fx_node_target, view.fx_node_inferred) == ("view", "view", True)
+    assert branch.fx_node is None  # a branch makes no node
+    classify_guards(facts)
+    assert (view.cause, branch.cause) == ("op_requirement", "user_branch")
+
+
+def test_guard_causes_from_the_compiler_phase() -> None:
+    facts = Facts()
+    facts.guards = [
+        Guard("0/0#0", "Eq(s1, 4)", "0/0", framework_stack=[INDUCTOR], phase="inductor"),
+        Guard("0/0#1", "Eq(s1, 4)", "0/0", phase="aot", aot_graph="0_backward"),
+        Guard(
+            "0/0#2",
+            "Eq(s2, 3)",
+            "0/0",
+            phase="dynamo",
+            framework_stack=[Frame("/torch/fx/experimental/sym_node.py", 1, "specialize_symnode")],
+        ),
+        Guard("0/0#3", "Eq(s3, 3)", "0/0", phase="dynamo"),
+    ]
+    classify_guards(facts)
+    assert [g.cause for g in facts.guards] == ["inductor", "backward", "int_specialized", "unknown"]
+
+
+def test_specialization_causes() -> None:
+    facts = Facts(
+        compiles=[Compile("0/0", 0, 0, dynamic=False), Compile("0/1", 0, 1, dynamic=False)]
+    )
+    facts.specializations = [
+        Specialization("L['x'].size()[0]", 8, "0/0"),
+        Specialization("L['x'].size()[0]", 1, "0/1"),
+        Specialization("L['n']", 3, "0/0", kind="int"),
+    ]
+    classify_specializations(facts)
+    assert [s.cause for s in facts.specializations] == [
+        "static_by_default",
+        "zero_one",
+        "static_by_default",
+    ]
+
+
+def test_recompile_links_the_failed_specialization_and_its_source() -> None:
+    facts = Facts(compiles=[Compile("0/0", 0, 0, dynamic=False), Compile("0/1", 0, 1)])
+    facts.compiles[1].recompile_reasons = [
+        "0/0: tensor 'x' size mismatch at index 0. expected 8, actual 6"
+    ]
+    facts.specializations = [
+        Specialization("L['x'].size()[0]", 8, "0/0", cause="static_by_default")
+    ]
+    facts.symbols = [Symbol("s0", ["L['x'].size()[0]"], "0/1", hint=6)]
+    link_recompiles(facts)
+    (recompile,) = facts.recompiles
+    assert (recompile.failed_entry, recompile.cause) == ("0/0", "static_by_default")
+    assert recompile.specialization is facts.specializations[0]
+    assert recompile.sources == ["L['x'].size()[0]"]
+
+
+def test_recompile_after_reset_names_entries_of_its_generation() -> None:
+    facts = Facts(
+        compiles=[Compile("0/0@1", 0, 0, generation=1), Compile("0/1@1", 0, 1, generation=1)]
+    )
+    facts.compiles[1].recompile_reasons = ["0/0: L['n'] == 2"]
+    link_recompiles(facts)
+    assert facts.recompiles[0].failed_entry == "0/0@1"
+
+
+def test_states_fixes_and_explanations() -> None:
+    facts = _facts()
+    facts.specializations = [
+        Specialization("L['x'].size()[1]", 4, "0/0", cause="static_by_default")
+    ]
+    settle_symbol_states(facts)
+    constant = facts.symbols[-1]
+    assert (constant.sources, constant.state, constant.hint) == (
+        ["L['x'].size()[1]"],
+        "static-by-default",
+        4,
+    )
+    for step in (
+        attach_guard_sources,
+        link_fx_nodes,
+        classify_guards,
+        suggest_fixes,
+        explain_sources,
+    ):
+        step(facts)
+    assert "mark_dynamic(x, 1)" in (constant.fix or "")
+    by_source = {e.source: e for e in facts.explanations}
+    dim1 = by_source["L['x'].size()[1]"]
+    assert (dim1.state, dim1.value, dim1.fixes) == ("static-by-default", 4, [constant.fix])
+    assert [s.kind for s in dim1.steps] == ["state", "fix"]
+    dim0 = by_source["L['x'].size()[0]"]
+    assert dim0.state == "dynamic" and not dim0.fixes
+    assert [s.kind for s in dim0.steps][:4] == ["state", "guard", "node", "line"]
+    assert dim0.steps[1].guard == "0/0#0" and dim0.steps[3].frame == USER
+
+
+def test_kernels_and_baked_in_dims() -> None:
+    facts = Facts()
+    facts.guards = [
+        Guard(
+            "0/0#0",
+            "Eq(s15, 4)",
+            "0/0",
+            cause="inductor",
+            phase="inductor",
+            framework_stack=[INDUCTOR],
+            inductor_node="conv2d",
+        )
+    ]
+    facts.kernels = [Kernel("0/0", "cpp_fused_0", "0_forward", "cpp", nodes=["conv2d"])]
+    dim = SpecializedDim("L['w'].size()[0]", "s15", 4, "L_w_")
+    facts.graph_code = [GraphCode("0/0", "0_forward", specialized_dims=[dim])]
+    link_kernels(facts)
+    explain_specialized_dims(facts)
+    assert facts.guards[0].kernel == "cpp_fused_0"
+    assert (dim.guard, dim.cause) == ("0/0#0", "inductor")
+    assert "conv.py:497" in dim.explanation
+
+
+def _bad_stream() -> EventStream:
+    key = CompileKey(0, 0)
+    events = [
+        Event("dynamo_start", {"stack": []}, key),
+        Event("guard_added_fast", {"expr": "s0 > 4", "stack": "not a list", "user_stack": 5}, key),
+        Event("compilation_metrics", {"co_name": "f", "co_firstlineno": "not a number"}, key),
+    ]
+    return EventStream(events=events, source="hand-built")
+
+
+def test_strict_mode_raises_and_lenient_mode_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SYMDEBUG_STRICT", "0")
+    facts = build(_bad_stream())
+    assert facts.problems == {"bad_event": 1} and not facts.compiles
+    assert "compile 0/0" in facts.problem_examples[0]
+    monkeypatch.setenv("SYMDEBUG_STRICT", "1")
+    with pytest.raises(ValueError, match="not a number"):
+        build(_bad_stream())
