@@ -2,8 +2,8 @@
 
 The event stream replicates real compiles.  Templates are the compiles of real
 ``TORCH_TRACE`` logs that carry ``guard_added_fast`` events (``tests/data/triton/*.log.gz``,
-recorded with the pinned torch); every real log (``tests/data/traces``, else
-``../shared/data/traces``) also lends its real recompile reasons.  Each template's events
+recorded with the pinned torch); every real log of ``tests/data/traces`` also lends its
+real recompile reasons.  Each template's events
 are cloned under renumbered compile keys: FRAMES frames of COMPILES_PER_FRAME compiles, each
 compile after a frame's first opened by a ``recompile_reasons`` artifact naming the earlier
 entries newest first, as torch writes it.  Compiles with few guards get copies of their own
@@ -38,7 +38,7 @@ from symdebug.renderers.console import render_summary
 from symdebug.tracefile import read_trace_file
 
 ROOT = Path(__file__).resolve().parents[1]
-TRACE_DIRS = (ROOT / "tests" / "data" / "traces", ROOT.parent / "shared" / "data" / "traces")
+TRACES = ROOT / "tests" / "data" / "traces"
 GUARD_LOGS = ROOT / "tests" / "data" / "triton"
 FRAMES, COMPILES_PER_FRAME, GUARDS_PER_COMPILE = 100, 10, 20
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
@@ -51,11 +51,9 @@ _LAST_NUMBER = re.compile(r"(\d+)(\)?)$")
 
 
 def load_build() -> Callable[..., Any]:
-    """``build`` from wherever it lives now (it is moving to ``symdebug.pipeline``)."""
-    try:
-        from symdebug.pipeline import build
-    except ImportError:
-        from symdebug.model.builder import build
+    """The pipeline's ``build``."""
+    from symdebug.pipeline import build
+
     return build
 
 
@@ -83,9 +81,8 @@ class Corpus:
 
 
 def real_logs() -> list[Path]:
-    """The real trace logs: the shared ones (tests' copy first) and the guard-rich ones."""
-    traces = next((d for d in TRACE_DIRS if d.is_dir()), None)
-    found = sorted(traces.rglob("*.log")) if traces else []
+    """The real trace logs: the tests' copy of the shared ones, and the guard-rich ones."""
+    found = sorted(TRACES.rglob("*.log"))
     return [p for p in found if p.stat().st_size] + sorted(GUARD_LOGS.glob("*.log*"))
 
 

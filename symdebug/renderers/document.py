@@ -20,7 +20,6 @@ import orjson
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
 
-#: The MIME type of a session in notebook outputs; it names the schema version.
 #: The wire's packing (``packed``): 2 keeps every key and stores records as tables.
 PACKING = 2
 _FRAME_KEYS = ("filename", "lineno", "name", "line")
