@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.guards_builder import free_symbols
@@ -153,14 +154,20 @@ def _where(comment: re.Match[str]) -> tuple[str, int, str]:
     return comment["file"], int(comment["line"]), comment["code"].strip()
 
 
+@lru_cache(maxsize=65536)
+def _call(annotation: str, rhs: str) -> tuple[list[str], list[str], str]:
+    """(sizes, symbols, target) of a node; remembered: recompiles repeat their graphs' lines."""
+    sizes = annotation_sizes(annotation)
+    return sizes, free_symbols(" ".join(sizes) or annotation), _target(rhs)
+
+
 def _node(
     found: tuple[str, str, str], compile_id: CompileId, where: tuple[str, int, str] | None
 ) -> FxNode:
     """One call node; ``where`` is the user line of the latest ``# File:`` comment above it."""
     name, annotation, rhs = found
-    sizes = annotation_sizes(annotation)
-    symbols = free_symbols(" ".join(sizes) or annotation)
-    node = FxNode(compile_id, name, "call", _target(rhs), sizes, symbols)
+    sizes, symbols, target = _call(annotation, rhs)
+    node = FxNode(compile_id, name, "call", target, list(sizes), list(symbols))
     if where is not None:
         node.filename, node.lineno, node.code = where
     return node

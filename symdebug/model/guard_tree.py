@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from symdebug.model.values import Source
@@ -71,46 +73,78 @@ def _dims(text: str) -> list[int | None]:
     return [None if part == "None" else int(part) for part in parts]
 
 
-def _global_state(line: str) -> dict[str, Any]:
+def _global_state(line: str) -> tuple[tuple[str, Any], ...]:
     try:
         state = json.loads(line.split(" against ", 1)[1])
     except (IndexError, ValueError):
-        return {}
-    return state if isinstance(state, dict) else {}
+        return ()
+    return tuple(state.items()) if isinstance(state, dict) else ()
 
 
-def _add_marked(tree: GuardTree, marked: re.Match[str]) -> None:
-    dims = sorted(int(d) for d in marked["dims"].split(",") if d.strip())
-    tree.marked_dynamic += [Source.size(marked["source"], d) for d in dims]
+def _marked(match: re.Match[str]) -> tuple[Source, ...]:
+    dims = sorted(int(d) for d in match["dims"].split(",") if d.strip())
+    return tuple(Source.size(match["source"], d) for d in dims)
 
 
-def _add_tensor(tree: GuardTree, match: re.Match[str]) -> None:
-    tensor = TensorMatch(
-        match["source"], _dims(match["size"]), _dims(match["stride"]), match["note"] or ""
-    )
-    tree.tensors.append(tensor)
+def _tensor(
+    match: re.Match[str],
+) -> tuple[str, tuple[int | None, ...], tuple[int | None, ...], str]:
+    sizes, strides = tuple(_dims(match["size"])), tuple(_dims(match["stride"]))
+    return (match["source"], sizes, strides, match["note"] or "")
 
 
-def _add_lambda(tree: GuardTree, match: re.Match[str]) -> None:
+#: What one line of a guard tree holds: its kind and its (immutable) data.
+LineFact = tuple[str, Any]
+
+
+def _lambda(match: re.Match[str]) -> LineFact | None:
     code = match["code"].strip()
-    if not any(part in code for part in _NOT_SHAPE):
-        tree.shape_lines.append(ShapeLine(code, (match["note"] or "").strip()))
+    if any(part in code for part in _NOT_SHAPE):
+        return None
+    return ("shape", (code, (match["note"] or "").strip()))
 
 
-def _add_line(tree: GuardTree, line: str) -> None:
-    """Add what one line holds; each pattern is searched only where its literal part is."""
+def _note(match: re.Match[str]) -> str:
+    return (match["note"] or "").strip()
+
+
+#: In priority order: the fixed text a line needs, its pattern, and what a match holds.
+_PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
+    (_MARKED_LITERAL, _MARKED, lambda m: ("marked", _marked(m))),
+    (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
+    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", (m["code"], _note(m)))),
+    (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
+    (_LAMBDA_LITERAL, _LAMBDA, _lambda),
+)
+
+
+@lru_cache(maxsize=65536)
+def line_fact(line: str) -> LineFact | None:
+    """What one line holds; each pattern is searched only where its literal part is.
+
+    Remembered per line: the compiles of one frame repeat most lines of their guard trees.
+    """
     if _GLOBAL_LITERAL in line:
-        tree.global_state = _global_state(line)
-    elif _MARKED_LITERAL in line and (marked := _MARKED.search(line)) is not None:
-        _add_marked(tree, marked)
-    elif _TENSOR_LITERAL in line and (match := _TENSOR.search(line)) is not None:
-        _add_tensor(tree, match)
-    elif _LENGTH_LITERAL in line and (match := _LENGTH.search(line)) is not None:
-        tree.shape_lines.append(ShapeLine(match["code"], (match["note"] or "").strip()))
-    elif _EQUALS_LITERAL in line and (match := _EQUALS.search(line)) is not None:
-        tree.ints[match["source"]] = (int(match["value"]), match["note"] or "")
-    elif _LAMBDA_LITERAL in line and (match := _LAMBDA.search(line)) is not None:
-        _add_lambda(tree, match)
+        return ("global", _global_state(line))
+    for literal, pattern, make in _PARSERS:
+        if literal in line and (match := pattern.search(line)) is not None:
+            return make(match)
+    return None
+
+
+def _add(tree: GuardTree, fact: LineFact) -> None:
+    kind, data = fact
+    if kind == "global":
+        tree.global_state = dict(data)
+    elif kind == "marked":
+        tree.marked_dynamic += data
+    elif kind == "tensor":
+        source, sizes, strides, note = data
+        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note))
+    elif kind == "int":
+        tree.ints[data[0]] = (data[1], data[2])
+    else:
+        tree.shape_lines.append(ShapeLine(*data))
 
 
 def parse_guard_tree(text: str | None) -> GuardTree:
@@ -126,6 +160,6 @@ def parse_guard_tree(text: str | None) -> GuardTree:
             or "DYNAMIC_MARKING" in line
             or "GLOBAL_STATE" in line
             or "LENGTH_CHECK" in line
-        ):
-            _add_line(tree, line)
+        ) and (fact := line_fact(line)) is not None:
+            _add(tree, fact)
     return tree

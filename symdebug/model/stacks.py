@@ -18,7 +18,7 @@ from symdebug.model.values import Phase, posix_path
 
 #: How many innermost frames identify the evidence of a stack (the walk rarely goes deeper;
 #: when it does, the answer is not remembered).
-TAIL_DEPTH = 32
+TAIL_DEPTH = 48
 
 _PHASE_FILES: tuple[tuple[str, Phase], ...] = (
     ("/_inductor/", "inductor"),
@@ -96,7 +96,7 @@ class StackReader(FrameReader):
         The phase is the innermost phase-defining file, looked for on the whole stack when
         the torch frames below the user's have none.
         """
-        key = self._torch_tail_key(raw_stack)
+        key = _tail_key(raw_stack)
         found = self._evidence.get(key) if key is not None else None
         if found is None:
             found, read = _walk(self.innermost_torch_frames(raw_stack))
@@ -106,24 +106,6 @@ class StackReader(FrameReader):
             return found
         # No phase below the user's frames: the answer depends on the whole stack.
         return dataclasses.replace(found, phase=self._whole_stack_phase(raw_stack))
-
-    def _torch_tail_key(self, raw_stack: Any) -> tuple[Any, ...] | None:
-        """Files and lines of the innermost torch frames (at most ``TAIL_DEPTH``).
-
-        The evidence depends on those alone (the walk stops at the first frame outside
-        torch), so guards reached from different user lines share one answer.
-        """
-        if not isinstance(raw_stack, list | tuple):
-            return None
-        key: list[tuple[Any, Any]] = []
-        try:
-            for item in reversed(raw_stack):
-                if len(key) == TAIL_DEPTH or not self.is_torch_entry(item):
-                    break
-                key.append((item["filename"], item["line"]))
-            return tuple(key) if hash(tuple(key)) is not None else None
-        except (TypeError, KeyError, AttributeError):  # not frames: a damaged log
-            return None
 
     def _whole_stack_phase(self, raw_stack: Any) -> Phase:
         """The innermost phase-defining file anywhere on the stack (remembered per stack)."""
