@@ -123,19 +123,6 @@ def _plumbing(filename: str, name: str) -> bool:
     return any(part in where for part in _PLUMBING)
 
 
-def framework_frames(stack: list[Frame]) -> list[Frame]:
-    """The torch frames below the last non-torch frame, without the guard plumbing tail."""
-    start = 0
-    for index, frame in enumerate(stack):
-        if not is_torch_file(frame.filename):
-            start = index + 1
-    frames = stack[start:]
-    end = len(frames)
-    while end > 0 and is_plumbing(frames[end - 1]):
-        end -= 1
-    return frames[max(0, end - FRAMEWORK_FRAMES_KEPT) : end]
-
-
 _NOTE = re.compile(r"^(?P<code>.*?)\s*#\s*(?P<file>[^#]+?):(?P<line>\d+) in (?P<name>[\w<>.]+)")
 
 

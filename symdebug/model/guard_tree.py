@@ -22,7 +22,6 @@ _TENSOR = re.compile(
 )
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
 _LENGTH = re.compile(r"LENGTH_CHECK: (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$")
-_MARKS = ("MATCH", "LAMBDA_GUARD", "DYNAMIC_MARKING", "GLOBAL_STATE", "LENGTH_CHECK")
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?:weak_)?dynamic_indices', set\(\)\)"
@@ -150,7 +149,8 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
 def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; unknown lines are ignored.
 
-    Only lines holding one of ``_MARKS`` are read (the test is spelled out, for speed).
+    Only lines that name a guard kind we read are looked at (the test is spelled out, for
+    speed).
     """
     tree = GuardTree()
     for line in (text or "").splitlines():

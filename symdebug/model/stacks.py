@@ -10,11 +10,14 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from symdebug.model.frames import FRAMEWORK_FRAMES_KEPT, FrameReader, is_plumbing
 from symdebug.model.types import Frame
 from symdebug.model.values import Phase, posix_path
+
+_FILE_AND_LINE = itemgetter("filename", "line")
 
 #: How many innermost frames identify the evidence of a stack (the walk rarely goes deeper;
 #: when it does, the answer is not remembered).
@@ -75,7 +78,7 @@ def _tail_key(raw: Any, depth: int = TAIL_DEPTH) -> tuple[Any, ...] | None:
     if not isinstance(raw, list | tuple):
         return None
     try:
-        key = (len(raw) <= depth, *[(f["filename"], f["line"]) for f in raw[-depth:]])
+        key = (len(raw) <= depth, *map(_FILE_AND_LINE, raw[-depth:]))
         hash(key)
     except (TypeError, KeyError):  # not frames, or unhashable values: a damaged log
         return None
