@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from symdebug.events import GRAPH_INPUTS
@@ -18,13 +19,19 @@ from symdebug.model.values import CompileStatus, Source
 def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
     config = metrics.get("dynamo_config")
     if isinstance(config, str):
-        try:
-            config = json.loads(config)
-        except ValueError:
-            return None
+        config = _config_of(config)
     if not isinstance(config, dict) or "assume_static_by_default" not in config:
         return None
     return bool(config["assume_static_by_default"])
+
+
+@lru_cache(maxsize=256)
+def _config_of(text: str) -> Any:
+    """Dynamo's config as logged (the same text for every compile of a run; read only)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _status(group: CompileEvents, metrics: Mapping[str, Any]) -> CompileStatus:
