@@ -68,7 +68,7 @@ ENRICHING: tuple[Pass, ...] = (
         "FX nodes",
         link_fx_nodes,
         reads="fx_nodes guards.user_stack guards.framework_stack guards.aot_node guards.symbols"
-        " guards.instruction guards.phase",
+        " guards.instruction guards.phase guards.aot_graph",
         writes="guards.fx_node guards.fx_node_target guards.fx_node_inferred guards.line_nodes",
     ),
     _pass(
@@ -94,7 +94,7 @@ ENRICHING: tuple[Pass, ...] = (
         "recompiles",
         link_recompiles,
         reads="compiles.recompile_reasons specializations.cause guards.cause guards.sources"
-        " guards.user_stack guards.framework_stack symbols.hint",
+        " guards.status guards.user_stack guards.framework_stack symbols.hint",
         writes="recompiles",
     ),
     _pass(
