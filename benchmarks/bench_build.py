@@ -82,7 +82,7 @@ class Corpus:
 
 def real_logs() -> list[Path]:
     """The real trace logs: the tests' copy of the shared ones, and the guard-rich ones."""
-    found = sorted(TRACES.rglob("*.log"))
+    found = sorted(TRACES.rglob("*.log")) + sorted(TRACES.rglob("*.log.gz"))
     return [p for p in found if p.stat().st_size] + sorted(GUARD_LOGS.glob("*.log*"))
 
 

@@ -55,7 +55,8 @@ def lenient(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def envelope_lines(path: Path) -> list[str]:
     """Non-payload, non-blank lines of a log, read independently of the reader."""
-    with path.open(encoding="utf-8", errors="replace", newline="\n") as handle:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace", newline="\n") as handle:
         lines = [line.rstrip("\r\n") for line in handle]
     return [line for line in lines if line and not line.startswith("\t")]
 
@@ -78,7 +79,7 @@ def test_every_shared_log_loads(shared_traces: Path) -> None:
     for path in files:
         stream = read_trace_file(path)
         assert stream.source == str(path)
-        if path.suffix != ".log":
+        if not path.name.endswith((".log", ".log.gz")):
             continue
         rel = path.relative_to(shared_traces).as_posix()
         assert stream.problem_counts() == EXPECTED_PROBLEMS.get(rel, {}), rel
@@ -123,8 +124,8 @@ def test_md5_passes_on_good_log(shared_traces: Path) -> None:
 
 
 def test_crlf_log_md5(shared_traces: Path) -> None:
-    path = shared_traces / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log"
-    with path.open("rb") as handle:
+    path = shared_traces / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log.gz"
+    with gzip.open(path, "rb") as handle:
         assert handle.readline().endswith(b"\r\n")
     stream = read_trace_file(path)
     assert stream.problems == []
@@ -144,7 +145,7 @@ def test_compile_keys_and_attempts(shared_traces: Path) -> None:
     attempts = {(e.key.compile_id, e.key.attempt) for e in stream.events if e.key}
     assert ("0/0", 0) in attempts
     assert ("0/0", 1) in attempts
-    rank1_log = shared_traces / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log"
+    rank1_log = shared_traces / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log.gz"
     rank1 = read_trace_file(rank1_log)
     ids = {e.key.frame_compile_id for e in rank1.events if e.key}
     assert ids == set(range(15))
