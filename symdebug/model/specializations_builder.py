@@ -28,12 +28,17 @@ def _int_value(text: object) -> int | str:
 
 
 def forcing_guards(guards: list[Guard], symbol: str, value: object) -> list[Guard]:
-    """The guards that pinned ``symbol`` to ``value`` (an exact equality first)."""
+    """The guards that pinned ``symbol`` to ``value``.
+
+    An exact equality first; else an equality on the symbol alone (``Eq(s27 - 1, 4)`` from
+    ``h[:, t - 1]`` pins ``t`` as surely), before guards that only bound it (``s27 <= 8``).
+    """
     mentioning = [guard for guard in guards if symbol in guard.symbols]
     exact = [
         g for g in mentioning if g.expr in (f"Eq({symbol}, {value})", f"Eq({value}, {symbol})")
     ]
-    return exact or mentioning
+    equal = [g for g in mentioning if g.expr.startswith("Eq(") and g.symbols == [symbol]]
+    return exact or equal + [g for g in mentioning if g not in equal]
 
 
 def _from_events(

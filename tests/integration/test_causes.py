@@ -309,3 +309,27 @@ def test_why_lists_the_recompile_a_range_bound_caused() -> None:
     assert answer.cause == "zero_one"
     assert [r.compile_id for r in answer.recompiles] == ["0/1"]
     assert s.why("x", 1).recompiles == []
+
+
+def test_a_size_pinned_by_an_index_is_an_op_requirement_not_the_branch_beside_it() -> None:
+    """``h[:, t - 1]`` pins ``t`` (``Eq(s - 1, 4)``); the branch ``if t > 8`` only bounds it."""
+
+    def last(x):
+        t = x.shape[1]
+        if t > 8:
+            x = x * 0.5
+        return x[:, t - 1]
+
+    with symdebug.capture() as s:
+        compiled = torch.compile(last, backend="aot_eager")
+        for t in (4, 6, 12, 5):
+            compiled(torch.randn(2, t))
+    spec = next(
+        sp
+        for sp in s.specializations
+        if sp.compile_id == s.compiles[-1].compile_id and sp.source == "L['x'].size()[1]"
+    )
+    assert spec.cause == "op_requirement"
+    assert spec.guards[0].expr.startswith("Eq(") and spec.user_frame is not None
+    assert spec.user_frame.line.strip() == "return x[:, t - 1]"
+    assert s.recompiles[-1].cause == "op_requirement"

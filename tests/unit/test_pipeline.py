@@ -210,3 +210,14 @@ def test_strict_mode_raises_and_lenient_mode_counts(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("SYMDEBUG_STRICT", "1")
     with pytest.raises(ValueError, match="not a number"):
         build(_bad_stream())
+
+
+def test_an_equality_pins_a_size_before_a_bound_does() -> None:
+    from symdebug.model.specializations_builder import forcing_guards
+
+    bound = Guard("0/4#0", "s27 <= 8", "0/4", symbols=["s27"])
+    pin = Guard("0/4#1", "Eq(s27 - 1, 4)", "0/4", symbols=["s27"])
+    other = Guard("0/4#2", "Eq(s27, s3)", "0/4", symbols=["s27", "s3"])
+    assert forcing_guards([bound, other, pin], "s27", 5) == [pin, bound, other]
+    exact = Guard("0/4#3", "Eq(s27, 5)", "0/4", symbols=["s27"])
+    assert forcing_guards([bound, pin, exact], "s27", 5) == [exact]
