@@ -66,4 +66,4 @@ def load_trace(path: str | os.PathLike[str]) -> Session | MultiRankSession:
 
 def load(path: str | os.PathLike[str]) -> Session:
     """Read a session saved with :meth:`Session.save`."""
-    return Session.from_json(Path(path).read_bytes())
+    return Session.load(path)
