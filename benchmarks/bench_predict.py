@@ -6,18 +6,29 @@ sizes (three cache entries); we then answer "which entry serves?" for many sizes
   vectorised   Predictor.serving over numpy columns (what sweep uses)
   per point    Predictor.predict, one call at a time (what predict() uses)
   calling      the compiled function itself at sizes that hit (guards + a tiny kernel)
+
+then checks answers against torch: each prediction is made, then the call is run and torch's
+outcome read from its cache and lookups.  Over a corpus (the function above at many sizes, a
+module attribute given by name or not, a frame torch skipped, the recompile limit) it counts
+confident-right, confident-wrong (must be 0) and uncertain answers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import torch
 
 import symdebug
-from symdebug.queries.predict import Predictor
+from symdebug._torch.dynamo_cache import cache_lookups, cache_order, miss_settings
+from symdebug.queries.frame_state import limit_hit
+from symdebug.queries.predict import Prediction, Predictor
 
 POINTS = int(os.environ.get("BENCH_POINTS", "200000"))
 
@@ -72,6 +83,116 @@ def main() -> None:
     print(f"  calling      {calling:12,.0f} calls/s  (compiled function, cache hits)")
     print(f"  recompiles predicted: {int((served < 0).sum())} of {POINTS}")
     print(f"  vectorised and per-point answers agree on {agree} of {sample} sizes")
+    answers = truth_corpus()
+    print(f"answers against torch ({sum(answers.values())} calls)")
+    for kind in ("confident-right", "confident-wrong", "uncertain-right", "uncertain-wrong"):
+        print(f"  {kind:16} {answers[kind]:6}")
+    print(f"  uncertain        {answers['uncertain-right'] + answers['uncertain-wrong']:6}")
+
+
+def outcome_of(session: Any, compiled: Any, code: Any, frame: str, args: tuple[Any, ...]) -> str:
+    """Call, then say what torch did: ``"served <id>"``, ``"recompile"`` or ``"eager"``."""
+    seen = {c.compile_id for c in session.compiles}
+    with cache_lookups() as lookups, contextlib.suppress(Exception):
+        compiled(*args)
+    new = [c for c in session.compiles if c.compile_id not in seen and c.name == frame]
+    if new:
+        return "eager" if all(limit_hit(c) for c in new) else "recompile"
+    return f"served {cache_order(code)[0]}" if lookups and lookups[0] else "eager"
+
+
+def said(prediction: Prediction) -> str:
+    return f"served {prediction.entry}" if prediction.entry else prediction.outcome
+
+
+class Scored:
+    """Predict, call and score one call after another."""
+
+    def __init__(self, session: Any, compiled: Any, code: Any, frame: str) -> None:
+        self.session, self.compiled, self.code, self.frame = session, compiled, code, frame
+        self.counts: Counter[str] = Counter()
+
+    def call(self, args: tuple[Any, ...], *shapes: Any, **named: Any) -> None:
+        prediction = self.session.predict(
+            *shapes, frame=self.frame, dynamo_config=miss_settings(), **named
+        )
+        right = said(prediction) == outcome_of(
+            self.session, self.compiled, self.code, self.frame, args
+        )
+        certainty = "confident" if prediction.certain else "uncertain"
+        self.counts[f"{certainty}-{'right' if right else 'wrong'}"] += 1
+
+
+class Chunked(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunk = 2
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lin(x).chunk(self.chunk, dim=-1)[0]
+
+
+def scored_sizes(scored: Scored) -> None:
+    for rows in np.random.default_rng(1).integers(1, 300, 60):
+        scored.call((torch.randn(int(rows), 4), torch.randn(300)), (int(rows), 4), (300,))
+
+
+def scored_chunks(scored: Scored, module: Chunked) -> None:
+    for index, (rows, chunk) in enumerate([(r, c) for r in (3, 5, 8) for c in (1, 2, 4)] * 2):
+        module.chunk = chunk
+        named = {"self.chunk": chunk} if index % 2 else {}  # half the calls do not give it
+        scored.call((torch.randn(rows, 16),), x=(rows, 16), **named)
+
+
+def identity(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+def double(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def scenario(
+    fn: Any, options: dict[str, Any], run: Callable[[Scored], None], code: Any = None
+) -> Counter[str]:
+    torch._dynamo.reset()
+    with symdebug.capture() as session:
+        compiled = torch.compile(fn, **options)
+        scored = Scored(session, compiled, code or fn.__code__, getattr(fn, "__name__", "forward"))
+        run(scored)
+    return scored.counts
+
+
+def warmed(first: tuple[Any, ...], then: Callable[[Scored], Any]) -> Callable[[Scored], None]:
+    """Compile once with ``first`` (a prediction needs an entry or a skip), then score."""
+
+    def run(scored: Scored) -> None:
+        with contextlib.suppress(Exception):
+            scored.compiled(*first)
+        then(scored)
+
+    return run
+
+
+def scored_small(scored: Scored) -> None:
+    for n in (2, 3, 2, 5, 6, 3, 7):
+        scored.call((torch.randn(n),), (n,))
+
+
+def truth_corpus() -> Counter[str]:
+    """Confident-right, confident-wrong and uncertain answers over the corpus."""
+    counts: Counter[str] = Counter()
+    dynamic = {"backend": "eager", "dynamic": True}
+    counts += scenario(model, dynamic, warmed((torch.randn(16, 4), torch.randn(300)), scored_sizes))
+    module = Chunked()
+    chunks = warmed((torch.randn(4, 16),), lambda s: scored_chunks(s, module))
+    counts += scenario(module, dynamic, chunks, Chunked.forward.__code__)
+    counts += scenario(identity, {"backend": "eager"}, warmed((torch.randn(2),), scored_small))
+    with torch._dynamo.config.patch(recompile_limit=3):
+        static = {"backend": "eager", "dynamic": False}
+        counts += scenario(double, static, warmed((torch.randn(2),), scored_small))
+    return counts
 
 
 if __name__ == "__main__":

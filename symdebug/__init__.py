@@ -25,6 +25,7 @@ __all__ = [
     "__version__",
     "capture",
     "explorer",
+    "fix_plan",
     "load",
     "load_trace",
     "start",
@@ -32,11 +33,28 @@ __all__ = [
 ]
 
 
-def explorer(session: Session, compiled: Any = None) -> Any:
-    """The notebook explorer widget of a session; pass the compiled function to enable Run."""
+def explorer(session: Session, compiled: Any = None, workload: Any = None) -> Any:
+    """The notebook explorer widget of a session.
+
+    ``compiled`` (the compiled function) enables Run; ``workload`` (a no-argument callable
+    that makes the calls again) enables Verify fixes.
+    """
     from symdebug.notebook.widget import Explorer
 
-    return Explorer(session, compiled)
+    return Explorer(session, compiled, workload)
+
+
+def fix_plan(workload: Any, session: Session | None = None, **options: Any) -> Any:
+    """Replay ``workload`` under candidate settings; return the verified :class:`FixPlan`.
+
+    Any session (a live one or one loaded from a log) lends its suggested fixes as
+    candidates and gets their ``verified`` set.  See :meth:`LiveSession.fix_plan`.
+    """
+    from symdebug.live.verify import fix_plan as plan_fixes
+
+    if isinstance(session, LiveSession):
+        return session.fix_plan(workload, **options)
+    return plan_fixes(workload, facts=session.facts if session is not None else None, **options)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -1,6 +1,7 @@
 """The ``symdebug`` command line.
 
-Summary, why and report of ``TORCH_TRACE`` logs; a script run under capture; the demo.
+Summary, why and report of ``TORCH_TRACE`` logs; a script run under capture; a verified
+fix plan for a script (each candidate replayed in a fresh process); the demo.
 """
 
 from __future__ import annotations
@@ -70,7 +71,21 @@ def _run(args: argparse.Namespace) -> int:
         sys.argv = saved_argv
     print(session)
     print(f"wrote {session.to_html(args.output, redact=args.redact)}")
+    if args.fix:
+        _fix(args)
     return status
+
+
+def _fix(args: argparse.Namespace) -> int:
+    """Replay a script in fresh processes under each candidate fix; print the plan."""
+    from symdebug.scripts import script_plan
+
+    plan = script_plan([args.script, *args.args], max_replays=args.max_replays)
+    print(plan)
+    if plan.verified:
+        print("\nto apply it, run before the first compile:")
+        print(plan.code())
+    return 0
 
 
 def _ranked(path: str, rank: int | None) -> str:
@@ -92,6 +107,13 @@ def add_report_options(parser: argparse.ArgumentParser, *, positional: bool = Fa
     else:
         parser.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
     parser.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+
+
+def add_fix_options(parser: argparse.ArgumentParser) -> None:
+    """How many replays a fix plan may take."""
+    parser.add_argument(
+        "--max-replays", type=int, default=12, help="at most this many runs of the script"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,7 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("script", help="the script to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     add_report_options(run)
+    run.add_argument("--fix", action="store_true", help="then find and verify a fix plan")
+    add_fix_options(run)
     run.set_defaults(run=_run)
+    fix = commands.add_parser(
+        "fix", help="replay a script under each suggested fix, print the verified plan"
+    )
+    fix.add_argument("script", help="the script to run (each replay in a fresh process)")
+    fix.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    add_fix_options(fix)
+    fix.set_defaults(run=_fix)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")
     demo.add_argument("--report", default=None, help="also write the HTML report here")

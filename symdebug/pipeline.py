@@ -108,7 +108,8 @@ ENRICHING: tuple[Pass, ...] = (
         suggest_fixes,
         reads="guards.cause guards.sources specializations.cause recompiles.cause"
         " recompiles.sources symbols.state symbols.cause constant_symbols",
-        writes="guards.fix specializations.fix recompiles.fix symbols.fix",
+        writes="guards.fix specializations.fix recompiles.fix symbols.fix"
+        " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
     ),
     _pass(
         "baked-in dims",
@@ -122,8 +123,8 @@ ENRICHING: tuple[Pass, ...] = (
 EXPLAINING = _pass(
     "explanations",
     explain_sources,
-    reads="symbols.sources constant_symbols symbols.state symbols.cause symbols.fix"
-    " specializations.fix recompiles.sources guards.fx_node file_names",
+    reads="symbols.sources constant_symbols symbols.state symbols.cause symbols.fixes"
+    " specializations.fixes recompiles.sources recompiles.fixes guards.fx_node file_names",
     writes="explanations",
 )
 
@@ -229,13 +230,19 @@ def _collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while facts are built.
 
     Building allocates hundreds of thousands of small objects and frees almost none, so each
-    automatic collection scans every live event again: a third of the build time.
+    automatic collection scans every live event again: a third of the build time.  On exit
+    what was built is moved to the oldest generation without a scan (``freeze`` then
+    ``unfreeze`` only splice lists): the facts are long-lived, and the first collection after
+    re-enabling would otherwise walk all of them once more.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:  # never unfreeze what the program itself froze
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
 

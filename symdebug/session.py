@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from symdebug.model.index import FactIndex
-from symdebug.model.serialize import facts_from_json, facts_to_json
+from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -125,26 +125,48 @@ class Session:
         """Entries of a frame in torch's lookup order: known only to a live session."""
         return None
 
-    def predict(self, *args: Any, frame: str | int | None = None, **kwargs: Any) -> Prediction:
-        """Predict, without running anything, which cache entry serves a call at new sizes.
+    def predict(
+        self,
+        *args: Any,
+        frame: str | int | None = None,
+        dynamo_config: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Prediction:
+        """Predict, without running anything, what torch does with a call at new sizes.
 
         Parameters
         ----------
         *args, **kwargs
             The call's arguments: tensors, shapes (``(17, 64)`` or ``torch.Size``), ints,
-            and lists, tuples or dicts of them.
+            and lists, tuples or dicts of them.  A keyword may also name a module attribute
+            or another source that is no argument, as the user writes it or as torch does:
+            ``**{"self.chunk": 1}``, ``**{"self.lin.weight": (32, 16)}``,
+            ``**{"L['self'].chunk": 1}``.
         frame
             The compiled frame (name or id); default: the first frame the user called.
+        dynamo_config
+            The run's ``recompile_limit`` and ``suppress_errors``
+            (``torch._dynamo.config``), when they are known; without them torch's default
+            recompile limit is assumed, and an unknown ``suppress_errors`` that would change
+            the answer makes it uncertain.
 
         Returns
         -------
         Prediction
-            ``entry`` (compile id) or None for a recompile, and each failing entry's first
-            failing check with its guard or specialization and user line.
+            ``outcome`` (``"served"``, ``"recompile"`` or ``"eager"``), ``entry`` (the compile
+            id that serves), ``eager`` (why torch runs the call eagerly: frame skipped for
+            good, recompile limit), each failing entry's first failing check with its guard
+            or specialization and user line, and ``certain``: False when a check on the way
+            could not be evaluated (``unchecked``; ``conditions`` says what would make the
+            answer wrong).
+
+        Examples
+        --------
+        >>> s.predict(x=(4, 16), **{"self.chunk": 1})  # doctest: +SKIP
         """
         from symdebug.queries.predict import Predictor
 
-        predictor = Predictor(self.facts, frame, self.lookup_order(frame))
+        predictor = Predictor(self.facts, frame, self.lookup_order(frame), dynamo_config)
         return predictor.predict(predictor.values(args, kwargs))
 
     def rerun(self, compiled: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ARG002
@@ -182,9 +204,14 @@ class Session:
     def from_json(cls: type[_Session], text: str | bytes) -> _Session:
         """A session from :meth:`to_json` output (older documents get today's answers)."""
         facts = facts_from_json(text)
-        if not facts.explanations and facts.symbols:  # written before explanations existed
-            from symdebug.processors.explanations import explain_sources
+        from symdebug.processors.explanations import explain_sources
 
+        if stale_fixes(facts):  # written when fixes were text (v4 and older): suggest again
+            from symdebug.processors.fixes import suggest_fixes
+
+            suggest_fixes(facts)
+            explain_sources(facts)
+        elif not facts.explanations and facts.symbols:  # written before explanations existed
             explain_sources(facts)
         return cls(facts)
 

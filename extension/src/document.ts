@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 4;
-export const MIME_TYPE = "application/vnd.symdebug.session.v4+json";
+export const SCHEMA_VERSION = 5;
+export const MIME_TYPE = "application/vnd.symdebug.session.v5+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -27,9 +27,11 @@ export type SymbolState = "dynamic" | "specialized" | "duck-sized" | "static-by-
 
 export type SpecializationKind = "size" | "int";
 
+export type FixKind = "setting" | "mark" | "code";
+
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v4). */
+/** The session document (schema v5). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -104,6 +106,7 @@ export interface Guard {
   inductor_node: string | null;
   line_nodes: string[];
   kernel: string | null;
+  fixes: Fix[];
 }
 
 /** A symbolic size (or a dimension that stayed a constant) in one compile. */
@@ -118,6 +121,7 @@ export interface SymbolFact {
   user_frame: Frame | null;
   range_locs: Record<string, string>;
   fix: string | null;
+  fixes: Fix[];
 }
 
 /** A source whose value was baked into a compile as a constant. */
@@ -131,6 +135,7 @@ export interface Specialization {
   reason: string;
   kind: SpecializationKind;
   fix: string | null;
+  fixes: Fix[];
 }
 
 /** Why a frame was compiled again: the cached entry that failed, and its check. */
@@ -144,6 +149,7 @@ export interface Recompile {
   failed_entries: string[];
   fix: string | null;
   sources: string[];
+  fixes: Fix[];
 }
 
 /** A node of a Dynamo output graph, with the user line it came from. */
@@ -189,7 +195,7 @@ export interface SourceExplanation {
   symbol: string | null;
   guards: string[];
   recompiles: string[];
-  fixes: string[];
+  fixes: Fix[];
   user_frame: Frame | null;
   steps: WhyStep[];
 }
@@ -230,6 +236,16 @@ export interface Frame {
   lineno: number;
   name: string;
   line: string;
+}
+
+/** One way to keep an input dynamic (or to stop a recompile), as code a user can paste. */
+export interface Fix {
+  code: string;
+  kind: FixKind;
+  explanation: string;
+  settings: Record<string, unknown>;
+  verified: boolean | null;
+  effect: string;
 }
 
 /** A size that reaches a kernel as an argument (``ks0``), and what it stands for. */

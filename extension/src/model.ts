@@ -1,6 +1,6 @@
 // Pure data-to-view logic: unpacking, filtering, sorting, grouping, deep links. No fact is
 // computed here (Python computes them once, into the document). No DOM, so vitest runs it.
-import type { Frame, Guard, Session, SourceExplanation } from "./document";
+import type { Fix, Frame, Guard, Session, SourceExplanation } from "./document";
 
 /** A list of records as the wire stores it: the keys once, then one row of values each. */
 interface Table {
@@ -8,18 +8,21 @@ interface Table {
   rows: unknown[][];
 }
 
-type PackedGuard = Omit<Guard, "user_stack" | "framework_stack" | "fix"> & {
+type PackedGuard = Omit<Guard, "user_stack" | "framework_stack" | "fix" | "fixes"> & {
   user_stack: number[];
   framework_stack: number[];
   fix: number | null;
+  fixes: number[];
 };
 
 /** The session as symdebug/renderers/document.py `wire_document` sends it (report, notebook, widget). */
 export interface Wire {
-  packed: 2;
+  packed: 3;
   redacted: boolean;
   frames: [string, number, string, string][];
   fixes: string[];
+  /** Each distinct fix of the guards once; guards hold their indices. */
+  fix_objects: Fix[];
   tables: string[];
   session: Record<string, unknown>;
 }
@@ -36,9 +39,16 @@ export function unpack(data: Session | Wire): Session {
       user_stack: g.user_stack.map((i) => frames[i]),
       framework_stack: g.framework_stack.map((i) => frames[i]),
       fix: g.fix === null ? null : data.fixes[g.fix],
+      fixes: g.fixes.map((i) => data.fix_objects[i]),
     }),
   );
   return { ...session, guards } as unknown as Session;
+}
+
+/** What a replay showed of a fix: "verified", "failed" or "not tried" (never replayed). */
+export function verification(fix: Fix): "verified" | "failed" | "not tried" {
+  if (fix.verified === null) return "not tried";
+  return fix.verified ? "verified" : "failed";
 }
 
 function fromTable(table: Table): Record<string, unknown>[] {

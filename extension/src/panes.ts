@@ -2,10 +2,20 @@
 
 import type { SweepData } from "./chart";
 import { sweepChart } from "./chart";
-import type { Frame, Guard, Kernel, Session, WhyStep } from "./document";
+import type { Fix, Frame, Guard, Kernel, Session, WhyStep } from "./document";
 import { h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
-import { distinct, explanationOf, filterGuards, formatHash, frames, sortGuards, sources, visibleWindow } from "./model";
+import {
+  distinct,
+  explanationOf,
+  filterGuards,
+  formatHash,
+  frames,
+  sortGuards,
+  sources,
+  verification,
+  visibleWindow,
+} from "./model";
 
 export interface State {
   pane: string;
@@ -218,7 +228,6 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
         h("li", {}, frameLink(f, host, `${f.filename}:${f.lineno} in ${f.name}`), f.line ? h("pre", {}, f.line) : null),
       ),
     );
-  const copy = h("button", { onclick: () => navigator.clipboard?.writeText(g.fix ?? "") }, "copy");
   return h(
     "div",
     { "data-detail": g.id },
@@ -241,22 +250,54 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
     h("h4", {}, "user stack"),
     stack(g.user_stack),
     h("details", {}, h("summary", {}, `framework stack (${g.framework_stack.length})`), stack(g.framework_stack)),
-    g.fix ? h("div", {}, h("h4", {}, "fix ", copy), h("pre", { class: "fix" }, g.fix)) : null,
+    fixesView(g.fixes),
     h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`),
   );
+}
+
+/** One suggested fix: its code, its kind, whether a replay verified it and what that measured. */
+export function fixView(fix: Fix): HTMLElement {
+  const status = verification(fix);
+  const copy = h("button", { onclick: () => navigator.clipboard?.writeText(fix.code) }, "copy");
+  return h(
+    "div",
+    { class: "fix", "data-verified": status },
+    h(
+      "div",
+      {},
+      h("span", { class: `badge ${status.replace(" ", "-")}` }, status),
+      " ",
+      h("span", { class: "kind" }, fix.kind),
+      fix.effect ? h("span", { class: "effect" }, ` ${fix.effect}`) : null,
+      " ",
+      copy,
+    ),
+    h("pre", { class: "fix-code" }, fix.code),
+    fix.explanation ? h("p", { class: "muted" }, fix.explanation) : null,
+  );
+}
+
+/** The fixes of a guard or an input, best first; nothing when there is none. */
+export function fixesView(fixes: Fix[]): HTMLElement | null {
+  if (!fixes.length) return null;
+  const title = fixes.length > 1 ? `fixes (${fixes.length}, best first)` : "fix";
+  return h("div", { class: "fixes" }, h("h4", {}, title), ...fixes.map(fixView));
 }
 
 /** The document's explanation of one input: its steps, guards linked, lines opened by the host. */
 export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const all = sources(session);
   const chosen = state.source ?? all[0] ?? "";
-  const steps = explanationOf(session, chosen)?.steps ?? [];
+  const explanation = explanationOf(session, chosen);
+  // Fix steps are shown as the fixes themselves, with what a replay verified.
+  const steps = (explanation?.steps ?? []).filter((s) => s.kind !== "fix");
   const list = h("ol", { class: "steps" }, ...steps.map((s) => h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
   return h(
     "div",
     {},
     select(all, chosen, "source", (v) => go({ source: v })),
     list,
+    fixesView(explanation?.fixes ?? []),
   );
 }
 

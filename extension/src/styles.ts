@@ -32,5 +32,10 @@ export const STYLES = `
 .sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }
 .sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }
 .sd .problems { color: #9a6700; }
+.sd .fix { margin: 6px 0 10px; }
+.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }
+.sd .fix .kind { color: #656d76; font-size: 11px; }
+.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }
+.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }
 .sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }
 `;

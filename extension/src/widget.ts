@@ -1,5 +1,6 @@
-// The notebook explorer (anywidget): the same viewer, plus Predict and Run controls that
-// ask the kernel (session.predict / session.rerun) and show the answers.
+// The notebook explorer (anywidget): the same viewer, plus Predict, Run and Verify fixes
+// controls that ask the kernel (session.predict / session.rerun / session.fix_plan) and
+// show the answers.
 import { h } from "./dom";
 import { render as renderViewer } from "./index";
 import type { Wire } from "./model";
@@ -43,6 +44,12 @@ export default {
       h("button", { "data-action": "predict", onclick: () => ask("predict") }, "Predict"),
       h("button", { "data-action": "run", onclick: () => ask("run") }, "Run"),
     );
+    // Only when the kernel holds a workload to replay (symdebug.explorer(s, workload=...)).
+    const verify = h("button", { "data-action": "verify", onclick: () => ask("verify") }, "Verify fixes");
+    const showVerify = () => {
+      verify.hidden = !model.get("can_verify");
+    };
+    controls.append(verify);
     const draw = () => {
       const text = String(model.get("session_json") || "{}");
       if (text === "{}") return; // no session sent yet
@@ -63,11 +70,13 @@ export default {
     };
     model.on("change:session_json", draw);
     model.on("change:results", showResults);
+    model.on("change:can_verify", showVerify);
     model.on("change:error", () => {
       error.textContent = String(model.get("error") ?? "");
     });
     el.replaceChildren(controls, error, results, viewer);
     draw();
     showResults();
+    showVerify();
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Cause, Compile, Guard, Session, SourceExplanation, SymbolFact } from "../src/document";
+import type { Cause, Compile, Fix, Guard, Session, SourceExplanation, SymbolFact } from "../src/document";
 import type { Wire } from "../src/model";
 import {
   explanationOf,
@@ -10,11 +10,21 @@ import {
   sortGuards,
   sources,
   unpack,
+  verification,
   visibleWindow,
 } from "../src/model";
 
 const frame = { filename: "/w/f.py", lineno: 3, name: "f", line: "if x.shape[0] > 4:" };
 const X = "L['x'].size()[0]";
+const COND = "torch.cond(x.shape[0] > 4, true_fn, false_fn, (x,))";
+const cond: Fix = {
+  code: COND,
+  kind: "code",
+  explanation: "one graph for both sides",
+  settings: {},
+  verified: null,
+  effect: "",
+};
 
 function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
   return {
@@ -31,7 +41,7 @@ function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
     sources: [X],
     instruction: null,
     aot_graph: null,
-    fix: "torch._check(x.shape[0] > 4)",
+    fix: `${COND}  # one graph for both sides`,
     origin: "event",
     fx_node_target: null,
     fx_node_inferred: false,
@@ -40,6 +50,7 @@ function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
     inductor_node: null,
     line_nodes: [],
     kernel: null,
+    fixes: [cond],
   };
 }
 
@@ -87,6 +98,7 @@ function symbol(compileId: string, hint: number): SymbolFact {
     user_frame: frame,
     range_locs: {},
     fix: null,
+    fixes: [],
   };
 }
 
@@ -99,7 +111,7 @@ const explanation: SourceExplanation = {
   symbol: "s77",
   guards: ["0/1#0"],
   recompiles: ["0/1"],
-  fixes: [],
+  fixes: [cond],
   user_frame: frame,
   steps: [
     { kind: "state", text: `${X} is dynamic = 3 in compile 0/1`, guard: null, frame: null },
@@ -139,6 +151,7 @@ const session: Session = {
       failed_entries: ["0/0"],
       fix: null,
       sources: [X],
+      fixes: [cond],
     },
   ],
   explanations: [explanation],
@@ -174,6 +187,14 @@ describe("overview and why", () => {
   });
 });
 
+describe("fixes", () => {
+  it("says what a replay showed", () => {
+    expect(verification(cond)).toBe("not tried");
+    expect(verification({ ...cond, verified: true })).toBe("verified");
+    expect(verification({ ...cond, verified: false, effect: "f: 2 -> 2 compiles" })).toBe("failed");
+  });
+});
+
 describe("deep links", () => {
   it("round-trips ids that contain # and /", () => {
     const link = { pane: "guard", id: "0/1#3" };
@@ -190,6 +211,7 @@ function packed(doc: Session): Wire {
     user_stack: g.user_stack.map(() => 0),
     framework_stack: [],
     fix: g.fix === null ? null : 0,
+    fixes: g.fixes.map(() => 0),
   }));
   const tables = ["compiles", "guards", "symbols", "recompiles", "explanations"];
   const records: Record<string, unknown[]> = { ...(copy as Record<string, unknown[]>), guards };
@@ -198,7 +220,8 @@ function packed(doc: Session): Wire {
     copy[key] = { columns, rows: records[key].map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
   }
   const frames: [string, number, string, string][] = [[frame.filename, frame.lineno, frame.name, frame.line]];
-  return { packed: 2, redacted: false, frames, fixes: ["torch._check(x.shape[0] > 4)"], tables, session: copy };
+  const fixes = [`${COND}  # one graph for both sides`];
+  return { packed: 3, redacted: false, frames, fixes, fix_objects: [cond], tables, session: copy };
 }
 
 describe("the wire", () => {
@@ -210,6 +233,10 @@ describe("the wire", () => {
     expect(restored.guards[0].fx_node).toBeNull();
     expect(restored.guards[0].backward_trace).toBe(false);
     expect(JSON.stringify(wire)).toBe(before);
+  });
+  it("gives each guard its fixes, stored once", () => {
+    const restored = unpack(packed(session));
+    expect(restored.guards.map((g) => g.fixes)).toEqual([[cond], [cond], [cond]]);
   });
   it("passes a plain session document through", () => {
     expect(unpack(session)).toBe(session);

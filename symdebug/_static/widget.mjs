@@ -24,7 +24,7 @@ function r(e, t, n, r) {
 function i(e) {
 	if (!("packed" in e)) return e;
 	let t = { ...e.session };
-	for (let n of e.tables) t[n] = a(t[n]);
+	for (let n of e.tables) t[n] = o(t[n]);
 	let n = e.frames.map(([e, t, n, r]) => ({
 		filename: e,
 		lineno: t,
@@ -34,7 +34,8 @@ function i(e) {
 		...t,
 		user_stack: t.user_stack.map((e) => n[e]),
 		framework_stack: t.framework_stack.map((e) => n[e]),
-		fix: t.fix === null ? null : e.fixes[t.fix]
+		fix: t.fix === null ? null : e.fixes[t.fix],
+		fixes: t.fixes.map((t) => e.fix_objects[t])
 	}));
 	return {
 		...t,
@@ -42,13 +43,16 @@ function i(e) {
 	};
 }
 function a(e) {
+	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
+}
+function o(e) {
 	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
 }
-function o(e, t) {
+function s(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || s(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || c(e).includes(n)));
 }
-function s(e) {
+function c(e) {
 	let t = e.user_stack[e.user_stack.length - 1];
 	return [
 		e.expr,
@@ -57,17 +61,17 @@ function s(e) {
 		t ? `${t.filename}:${t.lineno} ${t.line}` : ""
 	].join(" ").toLowerCase();
 }
-function c(e, t, n = !1) {
+function l(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * l(e[t], n[t]));
-}
-function l(e, t) {
-	return e.localeCompare(t, void 0, { numeric: !0 });
+	return [...e].sort((e, n) => r * u(e[t], n[t]));
 }
 function u(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => l(e, t));
+	return e.localeCompare(t, void 0, { numeric: !0 });
 }
-function d(e) {
+function d(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => u(e, t));
+}
+function f(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = t.get(n.frame_id) ?? {
@@ -81,59 +85,59 @@ function d(e) {
 	}
 	return [...t.values()];
 }
-function f(e) {
-	return u(e.explanations, (e) => e.source);
+function p(e) {
+	return d(e.explanations, (e) => e.source);
 }
-function p(e, t) {
+function m(e, t) {
 	return e.explanations.find((e) => e.source === t);
 }
-function m(e) {
+function h(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function h(e) {
+function g(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function g(e, t, n, r, i = 10) {
+function _(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function _(e, t, n) {
+function v(e, t, n) {
 	let r = document.createElementNS("http://www.w3.org/2000/svg", e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function v(e) {
+function y(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort((e, t) => e.localeCompare(t, void 0, { numeric: !0 })).concat("recompile");
 }
-function y(e) {
-	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = v(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = _("svg", {
+function b(e) {
+	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = y(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = v("svg", {
 		width: 640,
 		height: 220,
 		viewBox: "0 0 640 220",
 		"data-chart": "sweep"
 	});
-	for (let e of i) s.appendChild(_("text", {
+	for (let e of i) s.appendChild(v("text", {
 		x: 4,
 		y: o(e === "recompile" ? null : e) + 4,
 		"font-size": 11
 	}, e));
-	return s.appendChild(_("text", {
+	return s.appendChild(v("text", {
 		x: 70,
 		y: 214,
 		"font-size": 11
 	}, `${e.axis ?? "point"}: ${n} … ${r}`)), t.forEach((t, n) => {
-		if (e.recompiled[n] && s.appendChild(_("line", {
+		if (e.recompiled[n] && s.appendChild(v("line", {
 			x1: a(t),
 			x2: a(t),
 			y1: 10,
 			y2: 190,
 			stroke: "#cf222e",
 			"stroke-opacity": .3
-		})), s.appendChild(_("circle", {
+		})), s.appendChild(v("circle", {
 			cx: a(t),
 			cy: o(e.predicted[n]),
 			r: 4,
@@ -141,14 +145,14 @@ function y(e) {
 			stroke: "#0969da"
 		})), e.actual[n] !== void 0 && e.actual[n] !== null) {
 			let [r, i] = [a(t), o(e.actual[n])];
-			s.appendChild(_("path", {
+			s.appendChild(v("path", {
 				d: `M${r - 3},${i - 3}L${r + 3},${i + 3}M${r - 3},${i + 3}L${r + 3},${i - 3}`,
 				stroke: "#bc4c00"
 			}));
 		}
 	}), s;
 }
-function b(t, n, r = `${t.filename}:${t.lineno}`) {
+function x(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -159,16 +163,16 @@ function b(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function x(t, n, r = {}) {
+function S(t, n, r = {}) {
 	let i = e("div");
-	for (let a of d(t)) {
+	for (let a of f(t)) {
 		let o = {
 			filename: a.filename,
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
 		};
-		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, b(o, r))));
+		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, x(o, r))));
 		let s = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -190,7 +194,7 @@ function x(t, n, r = {}) {
 	}
 	return i;
 }
-function S(t, n) {
+function C(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -212,22 +216,22 @@ function S(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function C(t, n, i, a = {}) {
-	let s = n.filter, l = (e, t) => r(t, s[e] ?? "", e, (t) => i({ filter: {
-		...s,
+function w(t, n, i, a = {}) {
+	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
+		...o,
 		[e]: t || void 0
-	} })), d = document.createElement("input");
-	d.placeholder = "search expr, node, source, line", d.value = s.text ?? "", d.addEventListener("change", () => i({ filter: {
-		...s,
-		text: d.value || void 0
+	} })), u = document.createElement("input");
+	u.placeholder = "search expr, node, source, line", u.value = o.text ?? "", u.addEventListener("change", () => i({ filter: {
+		...o,
+		text: u.value || void 0
 	} }));
-	let f = c(o(t.guards, s), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, l("cause", u(t.guards, (e) => e.cause)), l("status", u(t.guards, (e) => e.status)), l("compile", u(t.guards, (e) => e.compile_id)), l("phase", u(t.guards, (e) => e.phase)), d, e("span", {
+	let f = l(s(t.guards, o), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, c("cause", d(t.guards, (e) => e.cause)), c("status", d(t.guards, (e) => e.status)), c("compile", d(t.guards, (e) => e.compile_id)), c("phase", d(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(f.length)
-	}, `${f.length} of ${t.guards.length} guards`)), w(f, n, i, a));
+	}, `${f.length} of ${t.guards.length} guards`)), T(f, n, i, a));
 }
-function w(t, n, r, i) {
+function T(t, n, r, i) {
 	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -238,42 +242,52 @@ function w(t, n, r, i) {
 		sort: t,
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
-		let [e, a] = g(s.scrollTop, s.clientHeight || 480, 24, t.length);
-		o.replaceChildren(T(e * 24), ...t.slice(e, a).map((e) => E(e, n, r, i)), T((t.length - a) * 24));
+		let [e, a] = _(s.scrollTop, s.clientHeight || 480, 24, t.length);
+		o.replaceChildren(E(e * 24), ...t.slice(e, a).map((e) => D(e, n, r, i)), E((t.length - a) * 24));
 	};
 	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function T(t) {
+function E(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function E(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${P(a.filename)}:${a.lineno}` : "";
+function D(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${L(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? b(a, i, o) : o : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? x(a, i, o) : o : ""));
 }
-function D(t, n, r, i = {}) {
+function O(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, b(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null))), s = e("button", { onclick: () => navigator.clipboard?.writeText(a.fix ?? "") }, "copy");
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, x(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), a.fix ? e("div", {}, e("h4", {}, "fix ", s), e("pre", { class: "fix" }, a.fix)) : null, e("p", { class: "muted" }, `link: ${h({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), A(a.fixes), e("p", { class: "muted" }, `link: ${g({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function O(t, n, i, a = {}) {
-	let o = f(t), s = n.source ?? o[0] ?? "", c = e("ol", { class: "steps" }, ...(p(t, s)?.steps ?? []).map((t) => e("li", { "data-kind": t.kind }, k(t, i, a))));
-	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), c);
+function k(t) {
+	let n = a(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
+	return e("div", {
+		class: "fix",
+		"data-verified": n
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function k(t, n, r) {
+function A(t) {
+	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(k)) : null;
+}
+function j(t, n, i, a = {}) {
+	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, M(t, i, a))));
+	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), l, A(c?.fixes ?? []));
+}
+function M(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, b(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, x(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -282,37 +296,37 @@ function k(t, n, r) {
 		})
 	}, t.text);
 }
-function A(t) {
+function N(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(j(e));
+	for (let e of t.kernels) n.appendChild(P(e));
 	return n;
 }
-function j(t) {
+function P(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), M(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), F(t.source));
 }
-function M(t) {
+function F(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function N(t) {
+function I(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0;
-		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, y(t)));
+		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, b(t)));
 	}
 	return r;
 }
-function P(e) {
+function L(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var F = [
+var R = [
 	"overview",
 	"symbols",
 	"guards",
@@ -320,8 +334,8 @@ var F = [
 	"kernels",
 	"sizes"
 ];
-function I(e) {
-	let t = m(e), n = {
+function z(e) {
+	let t = h(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -339,19 +353,19 @@ function I(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : F.includes(t.pane) ? {
+	} : R.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function L(t, r, a = {}) {
+function B(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
-	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = I(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
+	let l = a.deepLinks ?? !0, u = z(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
-		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", h({
+		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", g({
 			pane: "guard",
 			id: u.guard
 		})), f();
@@ -359,34 +373,34 @@ function L(t, r, a = {}) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, R(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, D(o, u.guard, d, a)) : null;
-		s.replaceChildren(z(o), B(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, V(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, O(o, u.guard, d, a)) : null;
+		s.replaceChildren(H(o), U(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
 	f();
 }
-function R(e, t, n, r) {
+function V(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return S(e, n);
-		case "guards": return C(e, t, n, r);
-		case "why": return O(e, t, n, r);
-		case "kernels": return A(e);
-		case "sizes": return N(e);
-		default: return x(e, n, r);
+		case "symbols": return C(e, n);
+		case "guards": return w(e, t, n, r);
+		case "why": return j(e, t, n, r);
+		case "kernels": return N(e);
+		case "sizes": return I(e);
+		default: return S(e, n, r);
 	}
 }
-function z(t) {
+function H(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function B(t, n) {
-	return e("nav", {}, ...F.map((r) => e("button", {
+function U(t, n) {
+	return e("nav", {}, ...R.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var V = { render({ model: t, el: n }) {
+var W = { render({ model: t, el: n }) {
 	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -410,20 +424,27 @@ var V = { render({ model: t, el: n }) {
 	}, "Predict"), e("button", {
 		"data-action": "run",
 		onclick: () => u("run")
-	}, "Run")), f = () => {
+	}, "Run")), f = e("button", {
+		"data-action": "verify",
+		onclick: () => u("verify")
+	}, "Verify fixes"), p = () => {
+		f.hidden = !t.get("can_verify");
+	};
+	d.append(f);
+	let m = () => {
 		let e = String(t.get("session_json") || "{}");
 		if (e === "{}") return;
 		let n = i(JSON.parse(e)), a = [...new Set(n.compiles.map((e) => e.name))];
 		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), L(r, n, { deepLinks: !1 });
-	}, p = () => {
+		})), B(r, n, { deepLinks: !1 });
+	}, h = () => {
 		let e = t.get("results") ?? [];
 		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
-	t.on("change:session_json", f), t.on("change:results", p), t.on("change:error", () => {
+	t.on("change:session_json", m), t.on("change:results", h), t.on("change:can_verify", p), t.on("change:error", () => {
 		o.textContent = String(t.get("error") ?? "");
-	}), n.replaceChildren(d, o, a, r), f(), p();
+	}), n.replaceChildren(d, o, a, r), m(), h(), p();
 } };
-export { V as default };
+export { W as default };

@@ -14,9 +14,3 @@ def original_callable(compiled: Any) -> Any:
         compiled, "__wrapped__", compiled
     )
 
-
-def recompile_limit() -> int:
-    """How many entries a frame may cache before Dynamo stops compiling it."""
-    import torch._dynamo.config as dynamo_config
-
-    return int(getattr(dynamo_config, "recompile_limit", 8))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import torch
 
@@ -47,3 +49,53 @@ def inductor_provenance_enabled() -> Iterator[None]:
         yield
     finally:
         inductor_config.trace.provenance_tracking_level = previous
+
+
+#: Torch config modules a fix may set, by the dotted prefix a setting's name starts with.
+#: Every one of them is a torch ``ConfigModule`` (it has ``_config`` and ``patch``).
+SETTING_MODULES = (
+    "torch.compiler.config",
+    "torch._dynamo.config",
+    "torch._inductor.config",
+    "torch.fx.experimental._config",
+)
+
+
+def _config_module(name: str) -> tuple[Any, str]:
+    """The config module and attribute a dotted setting name names; ValueError if none."""
+    module_name, _, attribute = name.rpartition(".")
+    if module_name not in SETTING_MODULES:
+        known = ", ".join(SETTING_MODULES)
+        raise ValueError(f"{name!r} is not a torch setting symdebug can apply (in: {known})")
+    module = importlib.import_module(module_name)
+    if attribute not in module._config:
+        raise ValueError(f"torch {torch.__version__} has no setting {name!r}")
+    return module, attribute
+
+
+@contextmanager
+def settings_applied(settings: Mapping[str, Any]) -> Iterator[None]:
+    """Set each ``{dotted torch config name: value}`` for the block; restore all on exit.
+
+    Every name is checked before any is set, so a bad name changes nothing.
+    """
+    targets = [(*_config_module(name), value) for name, value in settings.items()]
+    previous = [(module, attribute, getattr(module, attribute)) for module, attribute, _ in targets]
+    try:
+        for module, attribute, value in targets:
+            setattr(module, attribute, value)
+        yield
+    finally:
+        for module, attribute, value in reversed(previous):
+            setattr(module, attribute, value)
+
+
+def apply_settings(settings: Mapping[str, Any]) -> None:
+    """Set each ``{dotted torch config name: value}`` for good (a fresh process's plan)."""
+    for module, attribute, value in [(*_config_module(n), v) for n, v in settings.items()]:
+        setattr(module, attribute, value)
+
+
+def reset_compiler() -> None:
+    """Forget every compiled frame, as a fresh process would have none."""
+    torch._dynamo.reset()

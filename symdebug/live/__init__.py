@@ -18,10 +18,13 @@ from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.cells import cell_aliases
 from symdebug.capture.handler import CaptureHandler
 from symdebug.live.session import LiveSession
+from symdebug.live.verify import Verdicts, apply_verdicts
 from symdebug.model.types import Facts
 from symdebug.pipeline import build
 
 if TYPE_CHECKING:
+    from symdebug.live.fix_plan import FixPlan
+    from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
 
@@ -37,6 +40,8 @@ class LiveCapture:
         self.session = LiveSession(self)
         #: Sweeps and re-runs so far, as the viewers draw them (kept across rebuilds).
         self.sweeps: list[dict[str, Any]] = []
+        #: What replaying each fix's settings measured (kept across rebuilds).
+        self.verdicts: Verdicts = {}
         self._disable_caches = disable_caches
         self._stack: ExitStack | None = None
         self._facts = Facts()
@@ -75,6 +80,8 @@ class LiveCapture:
             self._seen = len(stream.events)
             self._facts = build(stream, capture_errors=self.handler.errors)
         self._facts.sweeps = self.sweeps
+        if self.verdicts:
+            apply_verdicts(self._facts, self.verdicts)
         return self._facts
 
     def code_object(self, compile_id: str) -> Any:
@@ -123,6 +130,14 @@ class LiveCapture:
         result = sweep(self, compiled, points, **options)
         self.sweeps.append({"axis": result.axis, **result.plot_data()})  # for the viewers
         return result
+
+    def fix_plan(self, workload: Workload, **options: Any) -> FixPlan:
+        """Verify the session's fixes by replaying ``workload`` (:meth:`LiveSession.fix_plan`)."""
+        from symdebug.live.verify import fix_plan, verdicts_of
+
+        plan = fix_plan(workload, facts=self.facts(), **options)
+        self.verdicts.update(verdicts_of(plan))
+        return plan
 
     def record_run(self, label: str, result: RerunResult) -> None:
         """Add one re-run to the "runs" series the sizes pane draws."""

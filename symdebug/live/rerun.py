@@ -1,7 +1,9 @@
 """Re-run the compiled function at new sizes and check the prediction against torch.
 
 The entry that served is read from Dynamo's cache (a new compile id means a recompile;
-otherwise the entry that ran moved to the front of the MRU list), never from stderr.
+otherwise the entry that ran moved to the front of the MRU list), never from stderr.  A
+call whose cache lookup missed without compiling (recompile limit), or that was never
+looked up (a frame torch skipped for good), ran eagerly.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from symdebug._torch.compiled import original_callable
+from symdebug._torch.dynamo_cache import cache_lookups, miss_settings
 from symdebug.live.inputs import build_call
 from symdebug.model.types import Compile, Guard, Specialization
+from symdebug.queries.arguments import is_named_source
 from symdebug.queries.predict import Prediction, Predictor
 
 if TYPE_CHECKING:
@@ -38,17 +42,38 @@ class RerunResult:
     allclose: bool | None = None
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: True when torch ran the call eagerly (``entry`` is then None).
+    ran_eager: bool = False
+
+    @property
+    def outcome(self) -> str:
+        """What torch did: ``"served"``, ``"recompile"`` or ``"eager"``."""
+        if self.recompiled:
+            return "recompile"
+        return "eager" if self.ran_eager else "served"
 
     @property
     def prediction_held(self) -> bool:
-        """Whether :meth:`Session.predict` said what torch then did."""
-        if self.recompiled:
-            return self.prediction.entry is None
-        return self.prediction.entry == self.entry
+        """Whether :meth:`Session.predict`'s answer was what torch then did.
+
+        An uncertain prediction holds when its answer was right; see ``confidently_wrong``.
+        """
+        if self.prediction.outcome != self.outcome:
+            return False
+        return self.outcome != "served" or self.prediction.entry == self.entry
+
+    @property
+    def confidently_wrong(self) -> bool:
+        """A certain prediction that torch contradicted (a bug; uncertain misses are not)."""
+        return self.prediction.certain and not self.prediction_held
 
     def __str__(self) -> str:
-        what = f"recompiled as {self.entry}" if self.recompiled else f"served by {self.entry}"
+        what = {"recompile": f"recompiled as {self.entry}", "eager": "ran eagerly"}.get(
+            self.outcome, f"served by {self.entry}"
+        )
         held = "held" if self.prediction_held else "did NOT hold"
+        if not self.prediction.certain:
+            held += f" (it was uncertain: {len(self.prediction.conditions)} conditions)"
         timing = ", ".join(f"{k} {v * 1e3:.3f} ms/call" for k, v in self.seconds.items())
         return f"{what}; prediction {held}; allclose={self.allclose}; {timing}"
 
@@ -122,11 +147,20 @@ def outputs_close(actual: Any, expected: Any) -> bool:
     return True
 
 
-def _served(before: list[str], after: list[str]) -> tuple[str | None, bool]:
+def _served(
+    before: list[str], after: list[str], lookups: list[bool]
+) -> tuple[str | None, bool, bool]:
+    """The entry that ran (None: eager or unknown), whether it is new, whether it ran eagerly.
+
+    The frame's own lookup comes first: a miss without a new entry, or no lookup at all
+    (a frame torch skipped), means the call ran eagerly.
+    """
     new = [cid for cid in after if cid not in before]
     if new:
-        return new[0], True
-    return (after[0] if after else None), False
+        return new[0], True, False
+    if not lookups or not lookups[0]:
+        return None, False, True
+    return (after[0] if after else None), False, False
 
 
 def rerun(
@@ -137,14 +171,18 @@ def rerun(
     frame: str | int | None = None,
 ) -> RerunResult:
     """Call ``compiled`` at the given sizes; compare with the prediction and with eager."""
-    predictor = Predictor(live.facts(), frame, live.lookup_order(frame))
+    predictor = Predictor(live.facts(), frame, live.lookup_order(frame), miss_settings())
+    parameters = predictor.signature.names if predictor.signature else []
+    named = [k for k in kwargs if is_named_source(k) and k not in parameters]
+    if named:  # the call would read the module's own attributes, not the values given
+        raise ValueError(f"rerun calls the real module: set {named} on it, then rerun without them")
     prediction = predictor.predict(predictor.values(args, kwargs))
     latest = predictor.compiles[-1]
     real_args, real_kwargs = build_call(predictor.signature, args, kwargs, latest.tensors)
     before = live.lookup_order(frame) or []
-    with recorded_global_state(latest), live.recording():
+    with recorded_global_state(latest), live.recording(), cache_lookups() as lookups:
         output = compiled(*real_args, **real_kwargs)
-    entry, recompiled = _served(before, live.lookup_order(frame) or [])
+    entry, recompiled, ran_eager = _served(before, live.lookup_order(frame) or [], lookups)
     eager = original_callable(compiled)
     with recorded_global_state(latest):
         expected = eager(*real_args, **real_kwargs)
@@ -162,4 +200,5 @@ def rerun(
         new_specializations=list(index.specializations_of(new)),
         allclose=outputs_close(output, expected),
         seconds=seconds,
+        ran_eager=ran_eager,
     )

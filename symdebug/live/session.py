@@ -11,8 +11,11 @@ from symdebug.model.types import Facts
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
+    from symdebug.live.fix_plan import FixPlan
+    from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
+    from symdebug.queries.predict import Prediction
 
 
 class LiveSession(Session):
@@ -49,6 +52,55 @@ class LiveSession(Session):
         """Record compiles that happen in the block into this session."""
         with self.live.recording():
             yield
+
+    def predict(
+        self,
+        *args: Any,
+        frame: str | int | None = None,
+        dynamo_config: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Prediction:
+        """:meth:`Session.predict`, with this process's recompile limit and error suppression.
+
+        Torch reads them when a call misses, so a live prediction uses the values set now
+        unless ``dynamo_config`` says otherwise.
+        """
+        from symdebug._torch.dynamo_cache import miss_settings
+
+        config = {**miss_settings(), **(dynamo_config or {})}
+        return super().predict(*args, frame=frame, dynamo_config=config, **kwargs)
+
+    def fix_plan(
+        self, workload: Workload, *, max_replays: int = 12, progress: bool = True
+    ) -> FixPlan:
+        """Replay ``workload`` under the settings of each suggested fix; return the best plan.
+
+        Each replay starts from ``torch._dynamo.reset()`` with the compile caches off, and
+        restores every setting, even when the workload raises.  The fixes that were
+        replayed get ``verified`` and ``effect``; the views show them.
+
+        Parameters
+        ----------
+        workload
+            A no-argument callable that makes the calls again; it may build the model and
+            call ``torch.compile`` itself.  Its return value is compared between runs.
+        max_replays
+            At most this many runs of ``workload``, the unchanged one included.
+        progress
+            Show progress on stderr while replaying.
+
+        Returns
+        -------
+        FixPlan
+            ``settings``, compiles ``before`` and ``after`` per frame, ``errors_before``,
+            ``errors_after``, ``verified``, and ``applied()`` to use the settings.
+
+        Examples
+        --------
+        >>> plan = s.fix_plan(lambda: [f(torch.randn(n, 4)) for n in (2, 3, 4)])  # doctest: +SKIP
+        >>> print(plan)                                                            # doctest: +SKIP
+        """
+        return self.live.fix_plan(workload, max_replays=max_replays, progress=progress)
 
     def rerun(
         self, compiled: Any, *args: Any, frame: str | int | None = None, **kwargs: Any

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from symdebug.queries.predict import Predictor
+from symdebug._torch.dynamo_cache import miss_settings
+from symdebug.queries.predict import EAGER, Predictor
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -79,13 +80,31 @@ def _axis(points: list[Point], predictor: Predictor) -> tuple[str, list[Any]]:
 
 def predict_points(predictor: Predictor, points: list[Point]) -> list[str | None]:
     """Serving entry per point, vectorised over points that bind the same sources."""
+    return [entry for entry, _, _ in predict_outcomes(predictor, points)]
+
+
+def predict_outcomes(
+    predictor: Predictor, points: list[Point]
+) -> list[tuple[str | None, str, bool]]:
+    """Per point: the serving entry, the outcome (served, recompile, eager) and certainty."""
     values = [predictor.values(a, k) for a, k in points]
     keys = set(values[0])
     if any(set(v) != keys for v in values):
-        return [predictor.predict(v).entry for v in values]
+        found = [predictor.predict(v) for v in values]
+        return [(p.entry, p.outcome, p.certain) for p in found]
     columns = {key: np.asarray([v[key] for v in values]) for key in keys}
-    served = predictor.serving(columns)
-    return [predictor.models[i].compile_id if i >= 0 else None for i in served]
+    served, certain = predictor.answers(columns)
+    return [
+        (_entry(predictor, i), _outcome(i), bool(c)) for i, c in zip(served, certain, strict=True)
+    ]
+
+
+def _entry(predictor: Predictor, index: int) -> str | None:
+    return predictor.models[index].compile_id if index >= 0 else None
+
+
+def _outcome(index: int) -> str:
+    return "served" if index >= 0 else "eager" if index == EAGER else "recompile"
 
 
 def _chosen(count: int, run: bool | int, seed: int) -> set[int]:
@@ -106,20 +125,24 @@ def sweep(
     progress: bool = True,
 ) -> SweepResult:
     """Predict all points, then re-run the chosen ones with a progress bar."""
-    predictor = Predictor(live.facts(), frame, live.lookup_order(frame))
-    predicted = predict_points(predictor, points)
+    predictor = Predictor(live.facts(), frame, live.lookup_order(frame), miss_settings())
+    predicted = predict_outcomes(predictor, points)
     axis, xs = _axis(points, predictor)
     chosen = _chosen(len(points), run, seed=0)
     result = SweepResult(axis=axis)
     for index in tqdm(range(len(points)), desc="symdebug sweep", disable=not progress):
         args, kwargs = points[index]
-        row: dict[str, Any] = {"x": xs[index], "predicted": predicted[index]}
+        entry, expected, certain = predicted[index]
+        row: dict[str, Any] = {"x": xs[index], "predicted": entry}
+        row.update(predicted_outcome=expected, predicted_certain=certain)
         if index in chosen:
             outcome = live.rerun(compiled, args, kwargs, frame)
             row.update(
                 actual=outcome.entry,
                 recompiled=outcome.recompiled,
+                ran_eager=outcome.ran_eager,
                 predicted_at_call=outcome.prediction.entry,
+                certain_at_call=outcome.prediction.certain,
                 prediction_held=outcome.prediction_held,
                 allclose=outcome.allclose,
                 compiled_ms=outcome.seconds["compiled"] * 1e3,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import re
+
+import orjson
 
 from symdebug.model.code_types import (
     GraphCode,
@@ -130,7 +131,7 @@ def build_kernels(
 
 def _json(payload: str | None) -> dict[str, object]:
     try:
-        value = json.loads(payload or "{}")
-    except ValueError:
+        value = orjson.loads(payload or "{}")
+    except orjson.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}

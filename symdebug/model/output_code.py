@@ -67,6 +67,10 @@ class ParsedKernel:
     call_args: list[str] = field(default_factory=list)
 
 
+#: A kernel and the span of its body in the output code.
+_Defined = tuple[ParsedKernel, int, int]
+
+
 @dataclass(slots=True)
 class ParsedWrapper:
     """One compiled graph's wrapper module."""
@@ -153,10 +157,13 @@ _CPP = _Language("cpp", _CPP_DEF, _CPP_END, _CPP_PARAMS)
 _TRITON = _Language("triton", _TRITON_DEF, _TRITON_END, _TRITON_PARAMS)
 
 
-def _definitions(code: str, language: _Language, lines: list[int]) -> Iterator[tuple[str, str]]:
-    """(name, body) of each definition, in order and not overlapping, as ``finditer`` would.
+def _definitions(
+    code: str, language: _Language, lines: list[int]
+) -> Iterator[tuple[str, int, int]]:
+    """(name, body start, body end) of each definition, in order and not overlapping.
 
-    A head starts with a name at a line start, so only the ``lines`` themselves can start one.
+    As ``finditer`` would find them: a head starts with a name at a line start, so only the
+    ``lines`` themselves can start one.
     """
     end = 0
     for line in lines:
@@ -164,16 +171,31 @@ def _definitions(code: str, language: _Language, lines: list[int]) -> Iterator[t
             closing = code.find(language.close, found.end())
             if closing >= 0:
                 end = closing + len(language.close)
-                yield found["name"], code[found.end() : closing]
+                yield found["name"], found.end(), closing
 
 
-def _kernels(code: str, language: _Language, lines: list[int]) -> list[ParsedKernel]:
+def _kernels(code: str, language: _Language, lines: list[int]) -> list[_Defined]:
     kernels = []
-    for name, body in _definitions(code, language, lines):
+    for name, begin, end in _definitions(code, language, lines):
+        body = code[begin:end]
         found = language.params.search(body)
         names = _params(found["params"]) if found else []
-        kernels.append(ParsedKernel(name, language.name, names, body))
+        kernels.append((ParsedKernel(name, language.name, names, body), begin, end))
     return kernels
+
+
+def _without_bodies(code: str, defined: list[_Defined]) -> str:
+    """The wrapper alone: ``code`` with each kernel's body cut out.
+
+    Bodies are most of the text, and nothing the wrapper's patterns look for lies in one
+    (a Triton body's ``r0_numel = 64`` is the kernel's own, not a size ``call()`` computes).
+    """
+    parts, start = [], 0
+    for _, begin, end in sorted(defined, key=lambda item: item[1]):
+        parts.append(code[start:begin])
+        start = end
+    parts.append(code[start:])
+    return "".join(parts)
 
 
 def _call_site(code: str, name: str) -> re.Match[str] | None:
@@ -225,8 +247,8 @@ def _wrapper_args(code: str, lines: list[int]) -> list[str]:
     return found["names"].split(", ") if found else []
 
 
-def _all_kernels(code: str, lines: list[int]) -> list[ParsedKernel]:
-    """C++ kernels, then Triton kernels, each in order of definition."""
+def _all_kernels(code: str, lines: list[int]) -> list[_Defined]:
+    """C++ kernels, then Triton kernels, each in order of definition, with its body's span."""
     return _kernels(code, _CPP, lines) + _kernels(code, _TRITON, lines)
 
 
@@ -240,10 +262,12 @@ def _graph(code: str) -> str:
 def parse_output_code(code: str) -> ParsedWrapper:
     """Kernels, their call arguments and asserted input sizes."""
     defines, unpacks = _assignments(code)
-    kernels = _all_kernels(code, defines)
-    local_sizes = _local_sizes(code)
+    defined = _all_kernels(code, defines)
+    kernels = [kernel for kernel, _, _ in defined]
+    wrapper = _without_bodies(code, defined)
+    local_sizes = _local_sizes(wrapper)
     for kernel in kernels:
-        kernel.call_args = _call_args(code, kernel.name, local_sizes)
+        kernel.call_args = _call_args(wrapper, kernel.name, local_sizes)
     args = _wrapper_args(code, unpacks)
     return ParsedWrapper(
         graph=_graph(code),
@@ -251,7 +275,7 @@ def parse_output_code(code: str) -> ParsedWrapper:
         args=args,
         input_sizes={
             m["arg"]: [s.strip() for s in m["sizes"].split(",") if s.strip()]
-            for m in _ASSERT.finditer(code)
+            for m in _ASSERT.finditer(wrapper)
             if m["arg"] in args
         },
     )

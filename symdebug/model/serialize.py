@@ -1,4 +1,4 @@
-"""Facts <-> JSON (schema v1).  Lossless: guards are stored once and referenced by id."""
+"""Facts <-> JSON.  Lossless: guards are stored once and referenced by id."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from symdebug.model.code_types import (
 from symdebug.model.types import (
     Compile,
     Facts,
+    Fix,
     Frame,
     Guard,
     InputDim,
@@ -31,7 +32,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -39,7 +40,12 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: check; an older document gets those of its specialization and guard.
 #: v4 added the explanation of every input (``explanations``) and each symbol's fix; an
 #: older document gets them from the session that reads it.
-READABLE_VERSIONS = (1, 2, 3, 4)
+#: v5 made fixes objects (``fixes``: code, kind, explanation, settings, verified, effect) on
+#: guards, symbols, specializations, recompiles and explanations; ``fix`` stays, the first
+#: one's text.  An older document's fixes were text, not code: they are not read as code
+#: (``fixes`` reads empty) and the session that reads it suggests them again
+#: (:func:`stale_fixes`).
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -68,6 +74,8 @@ def _plain(obj: Any) -> dict[str, Any]:
             value = _reference(value)
         elif isinstance(value, Frame | Signature):
             value = dataclasses.asdict(value)
+        elif field.name == "fixes":
+            value = [_fix_dict(fix) for fix in value]
         elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
             value = [dataclasses.asdict(item) for item in value]
         elif (
@@ -80,6 +88,18 @@ def _plain(obj: Any) -> dict[str, Any]:
             value = list(value)
         out[field.name] = value
     return out
+
+
+def _fix_dict(fix: Fix) -> dict[str, Any]:
+    """A fix as a dict (fixes are shared between records: no deep copy of each)."""
+    return {
+        "code": fix.code,
+        "kind": fix.kind,
+        "explanation": fix.explanation,
+        "settings": dict(fix.settings),
+        "verified": fix.verified,
+        "effect": fix.effect,
+    }
 
 
 def _reference(value: Any) -> Any:
@@ -127,43 +147,78 @@ def _maybe_frame(item: dict[str, Any] | None) -> Frame | None:
     return Frame(**item) if item else None
 
 
-def _guard(data: dict[str, Any]) -> Guard:
-    data = dict(data, user_stack=_frames(data["user_stack"]))
+class _Fixes:
+    """Reads fixes, one object for equal ones (as the fixes pass shares them)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Fix] = {}
+
+    def read(self, items: list[Any] | None) -> list[Fix]:
+        """The fixes of a record; an older document's text fixes are left out (not code)."""
+        return [self._one(item) for item in items or [] if isinstance(item, dict)]
+
+    def _one(self, item: dict[str, Any]) -> Fix:
+        key = orjson.dumps(item, option=orjson.OPT_SORT_KEYS).decode()
+        fix = self.seen.get(key)
+        if fix is None:
+            fix = self.seen[key] = Fix(**dict(item, settings=dict(item.get("settings", {}))))
+        return fix
+
+
+def _guard(data: dict[str, Any], fixes: _Fixes) -> Guard:
+    data = dict(data, user_stack=_frames(data["user_stack"]), fixes=fixes.read(data.get("fixes")))
     return Guard(**dict(data, framework_stack=_frames(data["framework_stack"])))
 
 
-def _symbol(data: dict[str, Any]) -> Symbol:
+def _symbol(data: dict[str, Any], fixes: _Fixes) -> Symbol:
     value_range = data.get("range")
     return Symbol(
         **dict(
             data,
             range=tuple(value_range) if value_range else None,
             user_frame=_maybe_frame(data.get("user_frame")),
+            fixes=fixes.read(data.get("fixes")),
         )
     )
 
 
-def _specialization(data: dict[str, Any], guards: dict[str, Guard]) -> Specialization:
+def _specialization(
+    data: dict[str, Any], guards: dict[str, Guard], fixes: _Fixes
+) -> Specialization:
     return Specialization(
         **dict(
             data,
             guards=[guards[i] for i in data["guards"]],
             user_frame=_maybe_frame(data.get("user_frame")),
+            fixes=fixes.read(data.get("fixes")),
         )
     )
 
 
 def _recompile(
-    data: dict[str, Any], guards: dict[str, Guard], specs: dict[str, Specialization]
+    data: dict[str, Any],
+    guards: dict[str, Guard],
+    specs: dict[str, Specialization],
+    fixes: _Fixes,
 ) -> Recompile:
     guard = guards.get(data["guard"]) if data.get("guard") else None
     spec = specs.get(data["specialization"]) if data.get("specialization") else None
     older = ([spec.source] if spec else []) + (guard.sources if guard else [])  # before v3
     sources = data.get("sources", list(dict.fromkeys(older)))
-    return Recompile(**dict(data, guard=guard, specialization=spec, sources=sources))
+    return Recompile(
+        **dict(
+            data,
+            guard=guard,
+            specialization=spec,
+            sources=sources,
+            fixes=fixes.read(data.get("fixes")),
+        )
+    )
 
 
-def _explanation(data: dict[str, Any], guards: dict[str, Guard]) -> SourceExplanation:
+def _explanation(
+    data: dict[str, Any], guards: dict[str, Guard], fixes: _Fixes
+) -> SourceExplanation:
     steps = [WhyStep(**dict(s, frame=_maybe_frame(s.get("frame")))) for s in data["steps"]]
     return SourceExplanation(
         **dict(
@@ -171,6 +226,7 @@ def _explanation(data: dict[str, Any], guards: dict[str, Guard]) -> SourceExplan
             guards=[guards[i] for i in data["guards"]],
             user_frame=_maybe_frame(data.get("user_frame")),
             steps=steps,
+            fixes=fixes.read(data.get("fixes")),
         )
     )
 
@@ -216,21 +272,23 @@ def check_version(document: dict[str, Any]) -> None:
 def facts_from_dict(document: dict[str, Any]) -> Facts:
     """Rebuild facts from :func:`facts_to_dict` output."""
     check_version(document)
-    guards = {g.id: g for g in map(_guard, document["guards"])}
+    fixes = _Fixes()
+    guards = {g.id: g for g in (_guard(d, fixes) for d in document["guards"])}
     specs = {
         f"{s.compile_id}|{s.source}": s
-        for s in (_specialization(d, guards) for d in document["specializations"])
+        for s in (_specialization(d, guards, fixes) for d in document["specializations"])
     }
+    explanations = document.get("explanations", [])
     return Facts(
         compiles=[_compile(d) for d in document["compiles"]],
         guards=list(guards.values()),
-        symbols=[_symbol(d) for d in document["symbols"]],
+        symbols=[_symbol(d, fixes) for d in document["symbols"]],
         specializations=list(specs.values()),
-        recompiles=[_recompile(d, guards, specs) for d in document["recompiles"]],
+        recompiles=[_recompile(d, guards, specs, fixes) for d in document["recompiles"]],
         fx_nodes=[FxNode(**d) for d in document.get("fx_nodes", [])],
         kernels=[_kernel(d) for d in document.get("kernels", [])],
         graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
-        explanations=[_explanation(d, guards) for d in document.get("explanations", [])],
+        explanations=[_explanation(d, guards, fixes) for d in explanations],
         sweeps=list(document.get("sweeps", [])),
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
@@ -238,6 +296,20 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         source=str(document.get("source", "")),
         rank=document.get("rank"),
     )
+
+
+def stale_fixes(facts: Facts) -> bool:
+    """Whether the facts were read from a document whose fixes were text (before v5).
+
+    Such a record has a ``fix`` text but no ``fixes``; the reader suggests them again.
+    """
+    records: list[Guard | Symbol | Specialization | Recompile] = [
+        *facts.guards,
+        *facts.symbols,
+        *facts.specializations,
+        *facts.recompiles,
+    ]
+    return any(record.fix is not None and not record.fixes for record in records)
 
 
 def facts_from_json(text: str | bytes) -> Facts:

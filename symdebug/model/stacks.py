@@ -19,10 +19,6 @@ from symdebug.model.values import Phase, posix_path
 
 _FILE_AND_LINE = itemgetter("filename", "line")
 
-#: How many innermost frames identify the evidence of a stack (the walk rarely goes deeper;
-#: when it does, the answer is not remembered).
-TAIL_DEPTH = 48
-
 _PHASE_FILES: tuple[tuple[str, Phase], ...] = (
     ("/_inductor/", "inductor"),
     ("/_functorch/", "aot"),
@@ -73,16 +69,68 @@ def _walk(frames: Iterable[Frame]) -> tuple[StackEvidence, int]:
     return found, read
 
 
-def _tail_key(raw: Any, depth: int = TAIL_DEPTH) -> tuple[Any, ...] | None:
-    """The innermost frames' files and lines, or None when they cannot be a key."""
+def _stack_key(raw: Any) -> tuple[Any, ...] | None:
+    """Every frame's file and line, or None when they cannot be a key."""
     if not isinstance(raw, list | tuple):
         return None
     try:
-        key = (len(raw) <= depth, *map(_FILE_AND_LINE, raw[-depth:]))
+        key = tuple(map(_FILE_AND_LINE, raw))
         hash(key)
     except (TypeError, KeyError):  # not frames, or unhashable values: a damaged log
         return None
     return key
+
+
+#: Marks, in a :class:`TailMemo` path, that the stack ended there.
+_END = ("<end of stack>",)
+_DAMAGED = (TypeError, KeyError, AttributeError)
+
+
+class TailMemo:
+    """Evidence remembered per stack tail, as a trie on (file, line) from the innermost out.
+
+    A walk that read ``n`` frames depends on those ``n``, on the one that stopped it, and on
+    nothing further out; so a lookup follows a stack only as deep as the walk that stored
+    its answer went (a flat key of every frame cost more than the walk it saved).
+    """
+
+    def __init__(self) -> None:
+        self.root: dict[Any, Any] = {}
+
+    def get(self, raw: Any) -> StackEvidence | None:
+        """The evidence stored for a stack with this tail, or None."""
+        node: Any = self.root
+        try:
+            for index in range(len(raw) - 1, -1, -1):
+                item = raw[index]
+                node = node.get((item["filename"], item["line"]))
+                if node is None or type(node) is StackEvidence:
+                    return node
+            found = node.get(_END)
+        except _DAMAGED:  # not frames, or unhashable values: a damaged log
+            return None
+        return found if type(found) is StackEvidence else None
+
+    def put(self, raw: Any, depth: int, evidence: StackEvidence) -> None:
+        """Remember ``evidence`` for every stack sharing the innermost ``depth`` frames."""
+        try:
+            keys: list[Any] = [(i["filename"], i["line"]) for i in reversed(raw[-depth:])]
+            hash(tuple(keys))
+        except _DAMAGED:
+            return
+        if depth >= len(raw):
+            keys.append(_END)
+        node = self.root
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+            if type(node) is not dict:
+                return  # a shorter tail already decides (cannot happen for one walk)
+        node[keys[-1]] = evidence
+
+
+def all_mappings(raw: list[Any] | tuple[Any, ...], depth: int) -> bool:
+    """Whether the innermost ``depth`` items are frame dicts (the walk skips other items)."""
+    return all(isinstance(item, Mapping) for item in raw[-depth:])
 
 
 class StackReader(FrameReader):
@@ -90,7 +138,7 @@ class StackReader(FrameReader):
 
     def __init__(self, strings: Mapping[int, str]) -> None:
         super().__init__(strings)
-        self._evidence: dict[tuple[Any, ...], StackEvidence] = {}
+        self._evidence = TailMemo()
         self._phases: dict[tuple[Any, ...], Phase] = {}
 
     def evidence(self, raw_stack: Any) -> StackEvidence:
@@ -99,12 +147,11 @@ class StackReader(FrameReader):
         The phase is the innermost phase-defining file, looked for on the whole stack when
         the torch frames below the user's have none.
         """
-        key = _tail_key(raw_stack)
-        found = self._evidence.get(key) if key is not None else None
+        found = self._evidence.get(raw_stack) if isinstance(raw_stack, list | tuple) else None
         if found is None:
             found, read = _walk(self.innermost_torch_frames(raw_stack))
-            if key is not None and read < TAIL_DEPTH:
-                self._evidence[key] = found
+            if isinstance(raw_stack, list | tuple) and all_mappings(raw_stack, read + 1):
+                self._evidence.put(raw_stack, read + 1, found)
         if found.phase != "unknown":
             return found
         # No phase below the user's frames: the answer depends on the whole stack.
@@ -112,7 +159,7 @@ class StackReader(FrameReader):
 
     def _whole_stack_phase(self, raw_stack: Any) -> Phase:
         """The innermost phase-defining file anywhere on the stack (remembered per stack)."""
-        key = _tail_key(raw_stack, depth=len(raw_stack) if isinstance(raw_stack, list) else 0)
+        key = _stack_key(raw_stack)
         if key is not None and key in self._phases:
             return self._phases[key]
         phase = phase_of(self.frames(raw_stack))

@@ -14,6 +14,7 @@ from symdebug.model.values import (
     Cause,
     CompileId,
     CompileStatus,
+    FixKind,
     GuardStatus,
     Phase,
     Source,
@@ -43,6 +44,41 @@ class Frame:
 
 
 @dataclass(slots=True)
+class Fix:
+    """One way to keep an input dynamic (or to stop a recompile), as code a user can paste.
+
+    Attributes
+    ----------
+    code
+        Python that parses, in the user's own names (``torch._dynamo.mark_dynamic(x, 0)``,
+        ``x.select(1, -1)``); never sympy's printing, never Dynamo-internal names.
+    kind
+        ``setting`` (a torch config value), ``mark`` (an input marked before the call) or
+        ``code`` (a change to the user's code).
+    explanation
+        What it does and what it costs.
+    settings
+        The torch settings that express it, ``{dotted config name: value}``, so a replay can
+        try it without editing the program; empty for code changes.
+    verified
+        None when not tried; True when replaying the user's calls with it gave fewer
+        compiles, no new error and the same outputs; False when it did not.
+    effect
+        The measured effect of the replay (``f: 4 -> 1 compiles``), when tried.
+    """
+
+    code: str
+    kind: FixKind
+    explanation: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    verified: bool | None = None
+    effect: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.code}  # {self.explanation}" if self.explanation else self.code
+
+
+@dataclass(slots=True)
 class Guard:
     """A shape guard torch added while compiling, with its provenance."""
 
@@ -68,6 +104,9 @@ class Guard:
     inductor_node: str | None = None
     line_nodes: list[str] = field(default_factory=list)
     kernel: str | None = None
+    #: What would stop this guard from specializing or recompiling, best first; ``fix``
+    #: is the first one's text.
+    fixes: list[Fix] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -97,8 +136,10 @@ class Symbol:
     cause: Cause | None = None
     user_frame: Frame | None = None
     range_locs: dict[str, str] = field(default_factory=dict)
-    #: What would keep it dynamic, when it is not (set with the other fixes).
+    #: What would keep it dynamic, when it is not (set with the other fixes): the first
+    #: of ``fixes``, as text.
     fix: str | None = None
+    fixes: list[Fix] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -117,7 +158,9 @@ class Specialization:
     user_frame: Frame | None = None
     reason: str = ""
     kind: SpecializationKind = "size"
+    #: The first of ``fixes``, as text.
     fix: str | None = None
+    fixes: list[Fix] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -139,6 +182,8 @@ class Recompile:
     #: The inputs whose check failed (``L['x'].size()[0]``): of the specialization, the
     #: guard, or the range bound.  Every view finds a source's recompiles by this.
     sources: list[Source] = field(default_factory=list)
+    #: What would have avoided this recompile, best first; ``fix`` is the first one's text.
+    fixes: list[Fix] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -259,7 +304,7 @@ class SourceExplanation:
     guards: list[Guard] = field(default_factory=list)
     #: Compile ids of the recompiles whose failed check was on this input.
     recompiles: list[CompileId] = field(default_factory=list)
-    fixes: list[str] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
     user_frame: Frame | None = None
     steps: list[WhyStep] = field(default_factory=list)
 

@@ -30,6 +30,8 @@ CompileStatus = Literal["ok", "failed", "empty", "incomplete"]
 Phase = Literal["dynamo", "aot", "inductor", "unknown"]
 SpecializationKind = Literal["size", "int"]
 WhyStepKind = Literal["state", "guard", "node", "line", "recompile", "fix"]
+#: What applying a fix means: a torch setting, a mark on an input, or a change to the code.
+FixKind = Literal["setting", "mark", "code"]
 
 _LOCAL = re.compile(r"""L\[['"]([^'"]+)['"]\]""")
 _SIZE = re.compile(r"^(?P<tensor>.+)\.size\(\)\[(?P<dim>\d+)\]$")

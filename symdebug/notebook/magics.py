@@ -7,7 +7,9 @@ is (``shell.run_cell``, no text rewriting) and nothing is put in the user's name
 from __future__ import annotations
 
 import argparse
+import ast
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from IPython.core.error import UsageError
@@ -33,6 +35,7 @@ def magic_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     add_report_options(commands.add_parser("report", help="write the HTML report"), positional=True)
     for name, text in (
+        ("fix", "%%symdebug fix: replay the cell under each suggested fix, print the plan"),
         ("on", "start capturing"),
         ("off", "stop capturing"),
         ("reset", "forget what was captured"),
@@ -51,6 +54,23 @@ def _parse(line: str) -> argparse.Namespace | None:
         raise UsageError(f"%symdebug: bad options {line!r}; see %symdebug -h") from None
 
 
+def cell_workload(shell: Any, cell: str) -> Callable[[], Any]:
+    """The cell as a no-argument callable that returns its last expression's value.
+
+    It runs in the user's namespace, as the cell would (IPython syntax transformed first).
+    """
+    tree = ast.parse(shell.transform_cell(cell))
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    body = compile(tree, "<symdebug fix cell>", "exec")
+    value = compile(ast.Expression(last.value), "<symdebug fix cell>", "eval") if last else None
+
+    def workload() -> Any:
+        exec(body, shell.user_ns)  # noqa: S102 - the user's own cell, as they asked
+        return eval(value, shell.user_ns) if value is not None else None  # noqa: S307
+
+    return workload
+
+
 @magics_class
 class SymdebugMagics(Magics):
     """The magics, and the capture that ``%load_ext symdebug`` starts."""
@@ -62,6 +82,8 @@ class SymdebugMagics(Magics):
         self.capture: LiveCapture | None = None
         self.session: LiveSession | None = None
         self._explorers: list[Any] = []
+        #: The cell of the last ``%%symdebug fix``: the explorer's Verify fixes replays it.
+        self.workload: Callable[[], Any] | None = None
 
     def start(self) -> None:
         """Capture from now on (a no-op when already capturing)."""
@@ -86,7 +108,9 @@ class SymdebugMagics(Magics):
         args = _parse(line)
         if args is None:
             return
-        if cell is not None:
+        if cell is not None and args.command == "fix":
+            self._fix_plan(cell)
+        elif cell is not None:
             self._capture_cell(cell)
         elif args.command in ("on", "off", "reset"):
             self._switch(args.command)
@@ -99,7 +123,7 @@ class SymdebugMagics(Magics):
 
     def _explorer(self, session: Session) -> Any:
         """The explorer widget, refreshed after every later cell (it follows the capture)."""
-        explorer = Explorer(session)
+        explorer = Explorer(session, workload=self.workload)
         if self.shell is not None:
             self.shell.events.register("post_run_cell", explorer.refresh)
             self._explorers.append(explorer)
@@ -115,6 +139,18 @@ class SymdebugMagics(Magics):
         finally:
             own.stop()
         display(session)
+
+    def _fix_plan(self, cell: str) -> None:
+        """Replay the cell as the workload; the session's fixes get their verdicts."""
+        if self.shell is None:
+            raise UsageError("%%symdebug fix needs an IPython shell")
+        workload = self.workload = cell_workload(self.shell, cell)
+        if self.session is not None:
+            print(self.session.fix_plan(workload))
+        else:
+            from symdebug.live.verify import fix_plan
+
+            print(fix_plan(workload))
 
     def _switch(self, command: str) -> None:
         if command == "off":

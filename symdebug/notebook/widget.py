@@ -1,8 +1,9 @@
-"""The notebook explorer: the report viewer as a widget, with Predict and Run.
+"""The notebook explorer: the report viewer as a widget, with Predict, Run and Verify fixes.
 
 The view is the same bundle as the HTML report (built as an ES module for anywidget); the
-Python side answers the view's requests with :meth:`Session.predict` and
-:meth:`Session.rerun`.  A failure is shown in the widget, never raised into the kernel.
+Python side answers the view's requests with :meth:`Session.predict`,
+:meth:`Session.rerun` and ``fix_plan`` (when a workload was given).  A failure is shown in
+the widget, never raised into the kernel.
 """
 
 from __future__ import annotations
@@ -49,11 +50,16 @@ class Explorer(anywidget.AnyWidget):
     request = traitlets.Dict().tag(sync=True)
     results: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
+    can_verify = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, session: Session, compiled: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, session: Session, compiled: Any = None, workload: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.compiled = compiled
+        self.workload = workload
+        self.can_verify = workload is not None
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -71,6 +77,16 @@ class Explorer(anywidget.AnyWidget):
         if text != self.session_json:
             self.session_json = text
 
+    def _verify(self) -> str:
+        """Replay the workload under each fix; the document then shows the verdicts."""
+        if self.workload is None:
+            raise ValueError("Verify needs a workload: symdebug.explorer(s, workload=fn)")
+        from symdebug.live.verify import fix_plan
+
+        if isinstance(self.session, LiveSession):
+            return str(self.session.fix_plan(self.workload, progress=False))
+        return str(fix_plan(self.workload, facts=self.session.facts, progress=False))
+
     @traitlets.observe("request")
     def _on_request(self, change: dict[str, Any]) -> None:
         request = change["new"] or {}
@@ -87,6 +103,8 @@ class Explorer(anywidget.AnyWidget):
     def _answer(self, request: dict[str, Any]) -> str:
         args, kwargs = parse_arguments(str(request.get("args", "")))
         frame = request.get("frame") or None
+        if request.get("action") == "verify":
+            return self._verify()
         if request.get("action") == "predict":
             return str(self.session.predict(*args, frame=frame, **kwargs))
         if request.get("action") == "run":

@@ -7,7 +7,16 @@ steps every view shows.
 from __future__ import annotations
 
 from symdebug.model.index import FactIndex
-from symdebug.model.types import Facts, Frame, Guard, Recompile, SourceExplanation, Symbol, WhyStep
+from symdebug.model.types import (
+    Facts,
+    Fix,
+    Frame,
+    Guard,
+    Recompile,
+    SourceExplanation,
+    Symbol,
+    WhyStep,
+)
 from symdebug.model.values import Source
 
 MAX_GUARD_STEPS = 8
@@ -33,12 +42,23 @@ def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
     return symbol.user_frame or from_guards
 
 
-def _fixes(index: FactIndex, symbol: Symbol, source: str) -> list[str]:
-    if symbol.state in _NO_FIX_STATES:
-        return []
-    spec = index.specialization(symbol.compile_id, source)
-    fix = spec.fix if spec is not None and spec.fix else symbol.fix
-    return [fix] if fix else []
+def _fixes(index: FactIndex, symbol: Symbol, source: str, recompiles: list[Recompile]) -> list[Fix]:
+    """The input's own fixes (of its specialization, else its symbol), then its recompiles'.
+
+    The same objects, each once: an input that is dynamic now has none of its own, but
+    what would have avoided its recompiles is what the user asks ``why`` for.
+    """
+    own: list[Fix] = []
+    if symbol.state not in _NO_FIX_STATES:
+        spec = index.specialization(symbol.compile_id, source)
+        own = spec.fixes if spec is not None and spec.fixes else symbol.fixes
+    found = [*own, *(fix for recompile in recompiles for fix in recompile.fixes)]
+    return list({id(fix): fix for fix in found}.values())
+
+
+def fix_step(fix: Fix) -> WhyStep:
+    """A fix as a step: its code, then what it does (views show the Fix itself)."""
+    return WhyStep("fix", f"{fix.code}\n# {fix.explanation}" if fix.explanation else fix.code)
 
 
 def guard_steps(guard: Guard) -> list[WhyStep]:
@@ -72,7 +92,7 @@ def _steps(explanation: SourceExplanation, recompiles: list[Recompile]) -> list[
     for guard in e.guards[:MAX_GUARD_STEPS]:
         steps += guard_steps(guard)
     steps += [_recompile_step(r) for r in recompiles]
-    steps += [WhyStep("fix", fix) for fix in e.fixes]
+    steps += [fix_step(fix) for fix in e.fixes]
     return steps
 
 
@@ -90,7 +110,7 @@ def explain(index: FactIndex, source: Source) -> SourceExplanation:
         symbol=symbol.name if symbol.state != "static-by-default" else None,
         guards=guards,
         recompiles=[r.compile_id for r in recompiles],
-        fixes=_fixes(index, symbol, source),
+        fixes=_fixes(index, symbol, source, recompiles),
         user_frame=_user_frame(symbol, guards),
     )
     explanation.steps = _steps(explanation, recompiles)

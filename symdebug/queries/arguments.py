@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import linecache
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -60,8 +61,18 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
             flatten(values, f"{base}[{index}]", item)
 
 
-def bind(signature: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``."""
+def bind(
+    signature: Signature,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    known: Iterable[str] = (),
+) -> dict[str, Any]:
+    """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``.
+
+    A keyword that names no parameter but a module attribute or another non-argument source
+    (``"self.chunk"``, ``"self.lin.weight"``, ``"L['self'].chunk"``) sets that source; ``known``
+    (the sources the entries check) resolves the short spelling to torch's.
+    """
     names = list(signature.names)
     positional = names[: signature.positional]
     if positional and positional[0] == "self" and "self" not in kwargs:
@@ -74,13 +85,69 @@ def bind(signature: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -
     for index, value in enumerate(args[len(positional) :]):
         flatten(values, f"L[{signature.varargs!r}][{index}]", value)
     for name, value in kwargs.items():
-        if name in names:
-            flatten(values, f"L[{name!r}]", value)
-        elif signature.varkw is not None:
-            flatten(values, f"L[{signature.varkw!r}][{name!r}]", value)
-        else:
-            raise TypeError(f"unknown argument {name!r}: the frame takes {names}")
+        flatten(values, _keyword_source(signature, name, known), value)
     return values
+
+
+def _keyword_source(signature: Signature, name: str, known: Iterable[str]) -> str:
+    if name in signature.names:
+        return f"L[{name!r}]"
+    if is_named_source(name):
+        return source_for(name, known, signature.names)
+    if signature.varkw is not None:
+        return f"L[{signature.varkw!r}][{name!r}]"
+    glob = f"G[{name!r}]"
+    if any(source_base(s).startswith(glob) for s in known):  # a global the entries check
+        return glob
+    raise TypeError(f"unknown argument {name!r}: the frame takes {signature.names}")
+
+
+def is_named_source(name: str) -> bool:
+    """Whether a keyword names a source (``self.chunk``, ``L['self'].chunk``), not a parameter."""
+    return name.startswith(("L[", "G[")) or "." in name or "[" in name
+
+
+_MODULE_PART = re.compile(r"\._(?:modules|parameters|buffers)\[(?P<key>'[^']*'|\"[^\"]*\")\]")
+_ROOT = re.compile(r"^[LG]\[(?P<key>'[^']*'|\"[^\"]*\")\]")
+_ITEM = re.compile(r"\[(?P<key>-?\d+|'[^']*'|\"[^\"]*\")\]")
+
+
+def _key(match: re.Match[str]) -> str:
+    return "." + str(ast.literal_eval(match["key"]))
+
+
+def short_name(source: str) -> str:
+    """How a user writes a source.
+
+    ``L['self']._modules['lin']._parameters['weight']`` -> ``self.lin.weight``,
+    ``L['xs'][0]`` -> ``xs.0``.
+    """
+    text = _MODULE_PART.sub(_key, source)
+    text = _ROOT.sub(lambda m: str(ast.literal_eval(m["key"])), text)
+    return _ITEM.sub(_key, text)
+
+
+def source_base(source: str) -> str:
+    """The object a source reads from: ``len:``, ``ndim:``, sizes and strides stripped."""
+    source = source.split(":", 1)[1] if source.startswith(("len:", "ndim:")) else source
+    for suffix in (".size()[", ".stride()[", ".storage_offset()"):
+        if suffix in source:
+            return source.rsplit(suffix, 1)[0]
+    return source
+
+
+def source_for(name: str, known: Iterable[str], parameters: Sequence[str]) -> str:
+    """The torch source that ``name`` (given by the caller) stands for."""
+    if name.startswith(("L[", "G[")):
+        return name
+    wanted = short_name(name)
+    for source in dict.fromkeys(map(source_base, known)):
+        if short_name(source) == wanted:
+            return source
+    # No entry checks it: spell it as torch would an attribute chain (then nothing reads it).
+    root, dot, rest = name.partition(".")
+    scope = "L" if root in parameters else "G"
+    return f"{scope}[{root!r}]{dot}{rest}"
 
 
 def signature_from_source(filename: str, lineno: int, name: str) -> Signature | None:

@@ -7,12 +7,14 @@ equalities, range bounds, ShapeEnv guards) exactly as the guard tree prints them
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import parse_reason
+from symdebug.model.reasons import Reason, parse_reason
+from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
@@ -30,6 +32,34 @@ class Check:
     guard: Guard | None = None
     specialization: Specialization | None = None
     cause: str = "unknown"
+
+    @property
+    def program_state(self) -> bool:
+        """Whether the check reads the program rather than a value a call passes.
+
+        Module parameters and buffers (their sizes), functions' defaults and closures,
+        classes and object identity (``a is b``) stay as recorded unless the program itself
+        changes: a prediction for the same program takes them as they were.
+        """
+        if " is " in self.text or any(part in self.text for part in _PROGRAM_PARTS):
+            return True
+        return bool(self.sources) and all(map(is_module_state, self.sources))
+
+
+#: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
+#: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
+_PROGRAM_PARTS = (
+    "__defaults__",
+    "__kwdefaults__",
+    "__closure__",
+    "cell_contents",
+    "__code__",
+    "__class__",
+    "__dict__",
+    "__mro__",
+    "__globals__",
+    "type(",
+)
 
 
 @dataclass(slots=True)
@@ -73,31 +103,54 @@ def _static_checks(compile_: Compile, specs: dict[str, Specialization]) -> list[
 
 
 def _range_checks(code: str, kind: str, guards: list[Guard]) -> list[Check] | None:
-    """``lo <= src <= hi`` as two checks, each with the cause of its own bound."""
+    """``lo <= src <= hi`` as two checks, each with the cause of its own bound.
+
+    The middle can be an expression (Inductor's ``s0*s1 <= 4096`` prints as
+    ``L['x'].size()[1]*L['x'].size()[0] <= 4096``): it is evaluated like any shape check.
+    """
     parsed = parse_range(code)
     if parsed is None:
         return None
     source, lower, upper = parsed
+    try:
+        value, sources = compile_check(source)
+    except SyntaxError:
+        return None
     checks = []
     for bound, is_lower in ((lower, True), (upper, False)):
         if bound is None:
             continue
         guard = bound_guard(guards, source, bound, lower=is_lower)
+        guard = guard or _expression_guard(guards, sources, bound)
         text = f"{bound} <= {source}" if is_lower else f"{source} <= {bound}"
         cause = guard.cause if guard else "unknown"
         if is_lower and kind == "zero_one" and bound == 2:
             cause, guard = "zero_one", None
-        evaluate = _at_least(source, bound) if is_lower else _at_most(source, bound)
-        checks.append(Check("range", text, [source], evaluate, guard, cause=cause))
+        evaluate = _at_least(value, bound) if is_lower else _at_most(value, bound)
+        checks.append(Check("range", text, sources, evaluate, guard, cause=cause))
     return checks
 
 
-def _at_least(source: str, bound: int) -> Evaluator:
-    return lambda values: np.asarray(values[source]) >= bound
+def _expression_guard(guards: list[Guard], sources: list[str], bound: int) -> Guard | None:
+    """The guard that bounds an expression (``s27*s77 <= 4096``): on all its sources."""
+    wanted = set(sources)
+    for guard in guards:
+        names = set(guard.sources) | {s.stripped for s in guard.sources}
+        if (
+            len(wanted) > 1
+            and wanted <= names
+            and re.search(rf"(?<![\d.]){bound}(?!\d)", guard.expr)
+        ):
+            return guard
+    return None
 
 
-def _at_most(source: str, bound: int) -> Evaluator:
-    return lambda values: np.asarray(values[source]) <= bound
+def _at_least(value: Evaluator, bound: int) -> Evaluator:
+    return lambda values: np.asarray(value(values)) >= bound
+
+
+def _at_most(value: Evaluator, bound: int) -> Evaluator:
+    return lambda values: np.asarray(value(values)) <= bound
 
 
 def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -> list[Check]:
@@ -106,7 +159,7 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
         reason = parse_reason(f"{shape_check.code}  # {shape_check.note}")
         ranges = _range_checks(shape_check.code, reason.kind, guards)
         if ranges is not None:
-            checks += ranges
+            checks += [_with_reason_guard(check, reason, guards) for check in ranges]
             continue
         try:
             evaluate, sources = compile_check(shape_check.code)
@@ -118,6 +171,14 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
         cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
         checks.append(Check(kind, shape_check.code, sources, evaluate, guard, cause=cause))
     return checks
+
+
+def _with_reason_guard(check: Check, reason: Reason, guards: list[Guard]) -> Check:
+    """A bound on an expression names no single source: find its guard by torch's note."""
+    if check.guard is None and check.cause == "unknown":
+        check.guard = guard_for_reason(reason, guards)
+        check.cause = check.guard.cause if check.guard else "unknown"
+    return check
 
 
 def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:

@@ -2,22 +2,31 @@
 
 Works from the facts alone (live sessions and trace logs alike), so it needs no compiled
 function and runs nothing: each entry's checks (see :mod:`entry_model`) are evaluated in
-cache lookup order, vectorised over many sizes at once.
+cache lookup order, vectorised over many sizes at once, and the frame's state (skipped for
+good, recompile limit; see :mod:`frame_state`) decides what a miss does.
+
+A prediction never guesses: a check it cannot evaluate (a module attribute the call does
+not give, an expression it cannot run) makes it uncertain, and says what would change it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from symdebug.model.index import FactIndex
-from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
-from symdebug.queries.arguments import bind, signature_from_source
+from symdebug.queries.arguments import bind, short_name, signature_from_source, source_base
 from symdebug.queries.entry_model import Check, EntryModel, entry_model
+from symdebug.queries.frame_state import FrameState, frame_state
+
+Outcome = Literal["served", "recompile", "eager"]
+#: ``Predictor.answers``: no entry serves and torch compiles again, or runs the call eagerly.
+RECOMPILE, EAGER = -1, -2
 
 
 @dataclass(slots=True)
@@ -49,7 +58,16 @@ class Failure:
 
 @dataclass(slots=True)
 class Prediction:
-    """Which entry would serve (``entry``), or None for a recompile, and why the others fail."""
+    """What torch does with one call: served, recompile, or an eager run.
+
+    ``entry`` is the entry that serves (else None), ``eager`` says why torch would run the
+    call eagerly, and ``failures`` has each failing entry's first failing check.
+
+    ``certain`` is False when something on the way could not be known: ``unchecked`` lists
+    the checks that could not be evaluated and ``conditions`` says, for each, what would make
+    the answer wrong ("served by 0/2 unless L['self'].chunk != 2").  ``assumed`` lists the
+    program state taken as recorded (module parameters' sizes, functions' defaults).
+    """
 
     entry: str | None
     failures: list[Failure] = field(default_factory=list)
@@ -57,76 +75,206 @@ class Prediction:
     unchecked: list[str] = field(default_factory=list)
     frame: str = ""
     notes: list[str] = field(default_factory=list)
+    certain: bool = True
+    eager: str | None = None
+    conditions: list[str] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
 
     @property
     def recompiles(self) -> bool:
-        """True when no entry serves: torch would compile again."""
-        return self.entry is None
+        """True when no entry serves and torch would compile again."""
+        return self.entry is None and self.eager is None
+
+    @property
+    def runs_eager(self) -> bool:
+        """True when torch would run the call eagerly (frame skipped, recompile limit)."""
+        return self.eager is not None
+
+    @property
+    def outcome(self) -> Outcome:
+        """``"served"``, ``"recompile"`` or ``"eager"``."""
+        if self.entry is not None:
+            return "served"
+        return "eager" if self.eager is not None else "recompile"
+
+    def _head(self) -> str:
+        head = {"served": f"served by {self.entry}", "recompile": "recompiles"}.get(
+            self.outcome, f"runs eagerly ({self.eager})"
+        )
+        if self.certain:
+            return head
+        more = len(self.conditions) - 3
+        unless = " or ".join(self.conditions[:3]) + (f" (or {more} more)" if more > 0 else "")
+        return f"{head} unless {unless}"
 
     def __str__(self) -> str:
-        head = f"served by {self.entry}" if self.entry else "recompiles"
-        lines = [f"{self.frame}: {head} (lookup order {', '.join(self.order)})"]
+        lines = [f"{self.frame}: {self._head()} (lookup order {', '.join(self.order)})"]
         lines += [f"  {failure}" for failure in self.failures]
         if self.unchecked:
             lines.append(f"  not checked ({len(self.unchecked)}): {', '.join(self.unchecked[:5])}")
+        if self.assumed:
+            shown = ", ".join(self.assumed[:3])
+            lines.append(f"  assumed as recorded ({len(self.assumed)}): {shown}")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
 
+@dataclass(slots=True)
+class _Verdict:
+    """One entry on one call: its first failing check, or what could not be checked."""
+
+    failure: Failure | None = None
+    unknown: list[str] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+
+
+def entry_compiles(compiles: list[Compile]) -> list[Compile]:
+    """The compiles that left a cache entry: ok, or with guards but no graph."""
+    return [
+        c
+        for c in compiles
+        if c.status == "ok" or (c.status == "empty" and c.guard_count is not None)
+    ]
+
+
 class Predictor:
-    """Entry models of one frame, built once, evaluated on one or many calls."""
+    """Entry models of one frame, built once, evaluated on one or many calls.
+
+    Parameters
+    ----------
+    facts
+        The session's facts.
+    frame
+        The frame (name or id); default: the first frame called.
+    order
+        Torch's lookup order, when known (live); else newest first, as Dynamo inserts them.
+    settings
+        ``recompile_limit`` and ``suppress_errors`` when known (a live session reads them
+        from torch); without them torch's defaults are assumed, or the answer is uncertain.
+    """
 
     def __init__(
-        self, facts: Facts, frame: str | int | None = None, order: Sequence[str] | None = None
+        self,
+        facts: Facts,
+        frame: str | int | None = None,
+        order: Sequence[str] | None = None,
+        settings: Mapping[str, Any] | None = None,
     ) -> None:
         self.compiles = frame_compiles(facts, frame)
+        entries = entry_compiles(self.compiles)
         self.notes = [
             f"{c.compile_id} failed ({c.fail_type}): it is no cache entry"
             for c in self.compiles
-            if c.status != "ok"
+            if c not in entries and c.status == "failed"
         ]
-        self.compiles = [c for c in self.compiles if c.status == "ok"] or self.compiles
-        by_id: dict[str, Compile] = {c.compile_id: c for c in self.compiles if c.status == "ok"}
-        # Torch's lookup order when known (live); else newest first, as Dynamo inserts them.
+        by_id: dict[str, Compile] = {c.compile_id: c for c in entries}
         ids = list(reversed(by_id)) if order is None else [c for c in order if c in by_id]
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
+        self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
+        self.compiles = entries or self.compiles
         first = self.compiles[0]
         self.frame = first.name
         self.signature = first.signature or signature_from_source(
             first.filename, first.lineno, first.name
         )
+        self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """Sources of one call."""
+        """Sources of one call; keywords may also name module attributes (``"self.chunk"``)."""
         if self.signature is None:
             if args:
                 raise TypeError(
                     f"the signature of {self.frame} is unknown here: pass keyword arguments"
                 )
-            return {f"L[{k!r}]": v for k, v in kwargs.items()}
-        return bind(self.signature, args, kwargs)
+            return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
+        return bind(self.signature, args, kwargs, self.known)
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
-        """One call: the serving entry and every entry's first failing check."""
+        """One call: the serving entry, recompile or eager run, and each failing check.
+
+        Certain only when every check on the way was evaluated.
+        """
         order = [m.compile_id for m in self.models]
-        prediction = Prediction(None, order=order, frame=self.frame, notes=list(self.notes))
-        for model in self.models:
-            prediction.unchecked += [f"{code} (cannot be parsed)" for code in model.unparsed]
-            failure = _first_failure(model, values, prediction.unchecked)
-            if failure is None:
-                prediction.entry = model.compile_id
-                break
-            prediction.failures.append(failure)
+        prediction = Prediction(None, order=order, frame=self.frame, notes=list(self.state.notes))
+        if self.state.skipped is not None:  # torch no longer looks the entries up
+            prediction.eager = self.state.skipped
+        else:
+            self._walk(prediction, values)
+        self._settle(prediction)
         return prediction
+
+    def _walk(self, prediction: Prediction, values: Mapping[str, Any]) -> None:
+        for model in self.models:
+            verdict = _judge(model, values)
+            if verdict.failure is not None:
+                prediction.failures.append(verdict.failure)
+                continue
+            prediction.entry = model.compile_id
+            prediction.unchecked, prediction.assumed = verdict.unknown, verdict.assumed
+            return
+        prediction.eager = self.state.limit
+
+    def _settle(self, prediction: Prediction) -> None:
+        """Conditions (what would change the answer), assumptions and ``certain``."""
+        state = self.state
+        prediction.conditions = [_negated(text) for text in prediction.unchecked]
+        prediction.conditions += state.conditions
+        if prediction.outcome == "recompile":
+            prediction.conditions += state.miss_conditions
+            prediction.assumed += state.miss_assumed
+        prediction.certain = not prediction.conditions
+        prediction.notes += _naming_hints(prediction.unchecked)
+
+    def answers(self, columns: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Many calls at once: the serving entry's index, and whether the answer is certain.
+
+        The index is into ``self.models``; ``RECOMPILE`` or ``EAGER`` when none serves.
+        """
+        count = len(next(iter(columns.values()))) if columns else 0
+        result = np.full(count, EAGER if self.state.limit else RECOMPILE, dtype=np.int64)
+        certain = np.full(count, not self.state.miss_conditions, dtype=bool)
+        if self.state.skipped is not None:
+            result[:], certain[:] = EAGER, True
+        else:
+            for index in reversed(range(len(self.models))):
+                passes, known = _passes(self.models[index], columns, count)
+                result[passes], certain[passes] = index, known
+        return result, certain & (not self.state.conditions)
 
     def serving(self, columns: Mapping[str, np.ndarray]) -> np.ndarray:
         """Many calls at once: index into ``self.models`` of the serving entry, or -1."""
-        count = len(next(iter(columns.values()))) if columns else 0
-        result = np.full(count, -1, dtype=np.int64)
-        for index in reversed(range(len(self.models))):
-            result[_passes(self.models[index], columns, count)] = index
-        return result
+        served: np.ndarray = np.maximum(self.answers(columns)[0], RECOMPILE)
+        return served
+
+
+_INVERSE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<", "is": "is not"}
+
+
+def _negated(text: str) -> str:
+    """What makes a check fail, in words: ``a == 2`` -> ``a != 2``."""
+    check, _, why = text.partition(" (")
+    if why == _UNRECORDED_NOTE + ")":
+        source, _, value = check.partition(" == ")
+        return f"the entry's guard on {source} rejects {value}"
+    parts = check.split(" ")
+    ops = [part for part in parts if part in _INVERSE]
+    if len(ops) == 1 and not why and " and " not in check and " or " not in check:
+        left, right = check.split(f" {ops[0]} ", 1)
+        return f"{left} {_INVERSE[ops[0]]} {right}"
+    return f"not ({check})" + (f" ({why}" if why else "")
+
+
+_ITEMS = re.compile(r"(?<=\])(\[[^\]]*\])+$")  # L['xs'][0][1] -> L['xs']: give the container
+
+
+def _naming_hints(unchecked: list[str]) -> list[str]:
+    """How to give a value the call does not pass (a module attribute, a global)."""
+    bases = [_ITEMS.sub("", source_base(text.split(" ", 1)[0])) for text in unchecked]
+    named = [b for b in bases if b.startswith(("L[", "G[")) and ("." in b or b.startswith("G["))]
+    if not named:
+        return []
+    return [f"give it by name to check it: predict(..., **{{{short_name(named[0])!r}: value}})"]
 
 
 def _evaluate(check: Check, values: Mapping[str, Any]) -> Any:
@@ -141,40 +289,66 @@ def _usable(check: Check, values: Mapping[str, Any]) -> bool:
     return all(source in values for source in check.sources)
 
 
-def _first_failure(
-    model: EntryModel, values: Mapping[str, Any], unchecked: list[str]
-) -> Failure | None:
+def _failure(model: EntryModel, check: Check, values: Mapping[str, Any]) -> Failure:
+    seen = {s: values[s] for s in check.sources}
+    return Failure(
+        model.compile_id,
+        check.kind,
+        check.text,
+        check.cause,
+        seen,
+        check.guard,
+        check.specialization,
+    )
+
+
+def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
+    """Evaluate every check of one entry on one call.
+
+    A check that fails decides, whatever the others say; else what could not be evaluated,
+    or was taken as recorded, qualifies the hit.
+    """
+    verdict = _Verdict(unknown=[f"{code} (cannot be parsed)" for code in model.unparsed])
     for check in model.checks:
-        if not _usable(check, values):
-            # Module parameters and buffers are not arguments; their sizes do not change.
-            if check.text not in unchecked and not all(map(is_module_state, check.sources)):
-                unchecked.append(check.text)
-            continue
-        result = _evaluate(check, values)
+        usable = _usable(check, values)
+        result = _evaluate(check, values) if usable else None
         if result is None:
-            unchecked.append(f"{check.text} (cannot be evaluated)")
-            continue
-        if not bool(np.all(result)):
-            seen = {s: values[s] for s in check.sources}
-            return Failure(
-                model.compile_id,
-                check.kind,
-                check.text,
-                check.cause,
-                seen,
-                check.guard,
-                check.specialization,
-            )
-    return None
+            text = f"{check.text} (cannot be evaluated)" if usable else check.text
+            (verdict.assumed if check.program_state else verdict.unknown).append(text)
+        elif not bool(np.all(result)):
+            return _Verdict(_failure(model, check, values))
+    verdict.unknown += _unguarded_scalars(model, values)
+    return verdict
 
 
-def _passes(model: EntryModel, columns: Mapping[str, np.ndarray], count: int) -> np.ndarray:
-    mask = np.ones(count, dtype=bool)
+#: Arguments whose guards the recorded facts do not hold (``TRUE_MATCH``, ``CONSTANT_MATCH``
+#: and float ``EQUALS_MATCH`` lines are not kept), unlike ints and tensor sizes.
+_UNRECORDED = (bool, float, str, type(None), np.bool_, np.floating, np.str_)
+_UNRECORDED_NOTE = "its guard is not recorded"
+
+
+def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
+    read = {s for check in model.checks for s in check.sources}
+    return [
+        f"{source} == {value!r} ({_UNRECORDED_NOTE})"
+        for source, value in values.items()
+        if isinstance(value, _UNRECORDED) and source not in read
+    ]
+
+
+def _passes(
+    model: EntryModel, columns: Mapping[str, np.ndarray], count: int
+) -> tuple[np.ndarray, bool]:
+    """Rows where every evaluable check passes, and whether every check was evaluable."""
+    mask, known = np.ones(count, dtype=bool), not model.unparsed
     for check in model.checks:
         result = _evaluate(check, columns) if _usable(check, columns) else None
         if result is not None:
             mask &= np.broadcast_to(np.asarray(result, dtype=bool), (count,))
-    return mask
+        elif not check.program_state:
+            known = False
+    scalars = {k: v[0] for k, v in columns.items() if count and isinstance(v[0], _UNRECORDED)}
+    return mask, known and not _unguarded_scalars(model, scalars)
 
 
 def frame_compiles(facts: Facts, frame: str | int | None) -> list[Compile]:
@@ -188,4 +362,8 @@ def frame_compiles(facts: Facts, frame: str | int | None) -> list[Compile]:
     if not chosen:
         names = sorted({c.name for c in known})
         raise ValueError(f"no compiled frame {frame!r}; frames: {', '.join(names)}")
-    return [c for c in chosen if c.frame_id == chosen[0].frame_id]
+    # torch._dynamo.reset() empties the cache and restarts frame ids: only the newest
+    # generation of the frame holds entries (and an older "frame 0" may be another function).
+    newest = max(c.generation for c in chosen)
+    frame_id = next(c.frame_id for c in chosen if c.generation == newest)
+    return [c for c in known if c.frame_id == frame_id and c.generation == newest]

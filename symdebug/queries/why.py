@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
-from symdebug.model.types import Frame, Guard, Recompile, SourceExplanation
+from symdebug.model.types import Fix, Frame, Guard, Recompile, SourceExplanation
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
+from symdebug.processors.fixes import fix_lines
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -33,7 +34,8 @@ class Explanation:
     compile_id: CompileId
     guards: list[Guard] = field(default_factory=list)
     user_frame: Frame | None = None
-    fixes: list[str] = field(default_factory=list)
+    #: What would keep it dynamic, best first: code, kind, and whether a replay verified it.
+    fixes: list[Fix] = field(default_factory=list)
     recompiles: list[Recompile] = field(default_factory=list)
     history: list[tuple[str, str, int | str | None]] = field(default_factory=list)
     symbol: str | None = None
@@ -68,7 +70,8 @@ class Explanation:
             reason = first_reason_line(r.reasons)
             lines.append(f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {reason}")
             lines += [f"      -> {step}" for step in self.chains.get(r.compile_id, [])]
-        lines += [f"  fix: {fix}" for fix in self.fixes]
+        for fix in self.fixes:
+            lines += fix_lines(fix)
         return "\n".join(lines)
 
 

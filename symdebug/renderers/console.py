@@ -11,6 +11,7 @@ from itertools import groupby
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Guard
+from symdebug.processors.fixes import fix_lines
 
 MAX_GUARDS_SHOWN = 8
 
@@ -22,6 +23,8 @@ def _compile_lines(index: FactIndex, compile_: Compile) -> list[str]:
     if recompile is not None:
         reason = first_reason_line(recompile.reasons)
         lines.append(f"    recompiled because ({recompile.cause}): {reason}")
+        if recompile.fixes:  # the best one; why() has the others and what each costs
+            lines += fix_lines(recompile.fixes[0], "    ", explained=False)
     return lines
 
 

@@ -4,8 +4,8 @@ The HTML report, the notebook output (the JupyterLab MIME bundle) and the widget
 
 The wire holds the session document of :func:`~symdebug.model.serialize.facts_to_dict`
 (every field, ``null`` and ``false`` included), packed two ways that divide the size of a
-large session: each distinct stack frame and fix text of the guards is stored once (guards
-refer to them by index), and each list of records is a table (its keys once, then one row of
+large session: each distinct stack frame, fix text and fix of the guards is stored once
+(guards refer to them by index), and each list of records is a table (its keys once, then one row of
 values per record).  The viewer's ``unpack`` (``extension/src/model.ts``) and :func:`unpack`
 here restore the document exactly.
 """
@@ -20,10 +20,12 @@ import orjson
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
 
-#: The wire's packing (``packed``): 2 keeps every key and stores records as tables.
-PACKING = 2
+#: The wire's packing (``packed``): 3 keeps every key, stores records as tables and each
+#: distinct fix of the guards once (2 stored only their fix texts once).
+PACKING = 3
 _FRAME_KEYS = ("filename", "lineno", "name", "line")
 _STACKS = ("user_stack", "framework_stack")
+_FIX_KEYS = ("code", "kind", "explanation", "settings", "verified", "effect")
 
 
 def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
@@ -39,8 +41,9 @@ def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``{"packed", "redacted", "frames", "fixes", "tables", "session"}``: the session
-        document with guard stacks and fixes as indices and record lists as tables.
+        ``{"packed", "redacted", "frames", "fixes", "fix_objects", "tables", "session"}``:
+        the session document with guard stacks, fix texts and fixes as indices and record
+        lists as tables.
     """
     document = facts_to_dict(facts)
     return pack(redacted(document) if redact else document, redact=redact)
@@ -63,10 +66,12 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
     """
     frames: dict[tuple[Any, ...], int] = {}
     fixes: dict[str, int] = {}
+    fix_objects: dict[bytes, int] = {}
     for guard in document["guards"]:
         for stack in _STACKS:
             guard[stack] = [_index(frames, tuple(f[k] for k in _FRAME_KEYS)) for f in guard[stack]]
         guard["fix"] = _index(fixes, guard["fix"]) if guard["fix"] is not None else None
+        guard["fixes"] = [_index(fix_objects, _fix_key(fix)) for fix in guard["fixes"]]
     tables = [key for key, value in document.items() if _is_records(value)]
     for key in tables:
         document[key] = _table(document[key])
@@ -75,9 +80,15 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
         "redacted": redact,
         "frames": [list(frame) for frame in frames],
         "fixes": list(fixes),
+        "fix_objects": [orjson.loads(key) for key in fix_objects],
         "tables": tables,
         "session": document,
     }
+
+
+def _fix_key(fix: dict[str, Any]) -> bytes:
+    """A fix's identity on the wire: all of it (two guards share one fix when equal)."""
+    return orjson.dumps(fix, option=orjson.OPT_SORT_KEYS)
 
 
 def _index(seen: dict[Any, int], key: Any) -> int:
@@ -122,7 +133,13 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
         for stack in _STACKS:
             guard[stack] = [dict(frames[i]) for i in guard[stack]]
         guard["fix"] = wire["fixes"][guard["fix"]] if guard["fix"] is not None else None
+        guard["fixes"] = [_unsorted(wire["fix_objects"][i]) for i in guard["fixes"]]
     return document
+
+
+def _unsorted(fix: dict[str, Any]) -> dict[str, Any]:
+    """A wire fix with its keys in the document's order (the wire sorted them)."""
+    return {key: fix[key] for key in _FIX_KEYS}
 
 
 # ---------------------------------------------------------------- redaction

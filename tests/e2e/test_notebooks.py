@@ -90,7 +90,7 @@ def test_hunting_overspecialization() -> None:
     why = shown(notebook, 'branch.why("x", 0)')
     assert "-> guard s77 > 16 [user_branch]" in why and "no FX node: Python control flow" in why
     assert re.search(r"Cell \[\d+\]:2 +if x\.shape\[0\] > 16:", why)
-    assert "cause: user_branch | fix: torch._check(x.shape[0] > 16)" in why
+    assert "cause: user_branch | fix: torch.cond(x.shape[0] > 16, true_fn, false_fn, (x,))" in why
     assert "compiles: 2 -> 1" in shown(notebook, "def halve_long_cond(x):")
     # 2. Divisibility: the view's contiguity check, not the slice's bound, failed.
     pool = shown(notebook, "def pool4(x):")
@@ -107,7 +107,7 @@ def test_hunting_overspecialization() -> None:
     assert "compiles: 4 -> 1" in shown(notebook, "def decay_tensor(x, steps):")
     # 4. A batch of 1: 0/1 specialization, fixed by marking the batch unbacked.
     single = shown(notebook, "def project(x, w):")
-    assert "zero_one | torch._dynamo.decorators.mark_unbacked(x, 0)" in single
+    assert "zero_one | torch.fx.experimental._config.backed_size_oblivious = True" in single
     assert "[('0/0', 'specialized', 1), ('0/1', 'dynamic', 6)]" in single
     assert "compiles: 2 -> 1" in shown(notebook, "mark_unbacked(first, 0)\ncalls")
     # 5. Duck sizing, fixed by the config flag the fix names.
@@ -149,7 +149,7 @@ def test_transformers() -> None:
     serving = shown(notebook, "def serve(")
     assert "0/1 static_by_default: 0/0: tensor 'kwargs['input_ids']' size mismatch" in serving
     assert "0/2 zero_one: 0/1: 2 <= kwargs['input_ids'].size()[0]" in serving
-    assert "mark_unbacked(kwargs['input_ids'], 0)" in serving
+    assert "backed_size_oblivious = True" in serving  # the first fix: what the notebook applies
     why = shown(notebook, 'serving.why("input_ids", 0)')
     assert "is specialized = 1 in compile 0/2" in why and "cause: zero_one" in why
     before, after = compiles_before_after(shown(notebook, "backed_size_oblivious"), "serving")

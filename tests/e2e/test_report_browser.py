@@ -172,3 +172,25 @@ def test_widget_view_renders_hostile_text(browser, tmp_path: Path) -> None:  # t
     page.click("[data-action=predict]")
     page.wait_for_function("window.sent !== undefined")
     assert page.evaluate("window.sent.action") == "predict"
+
+
+def test_fixes_show_code_kind_verification_and_effect(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    s, _ = capture_branch_and_view()
+    recompile = next(r for r in s.recompiles if r.cause == "user_branch")
+    recompile.fixes[0].verified, recompile.fixes[0].effect = True, "f: 3 -> 1 compiles"
+    page = open_report(browser, s.to_html(tmp_path / "fixes.html"))
+    page.click("[data-tab=why]")
+    page.select_option("select[aria-label=source]", "L['x'].size()[0]")
+    fix = page.locator(".fixes .fix", has_text=recompile.fixes[0].code)
+    expect(fix.locator("pre")).to_have_text(recompile.fixes[0].code)
+    expect(fix.locator(".badge")).to_have_text("verified")
+    expect(fix).to_contain_text("f: 3 -> 1 compiles")
+    expect(fix).to_contain_text(recompile.fixes[0].kind)
+    page.click("[data-tab=guards]")
+    page.select_option("select[aria-label=cause]", "user_branch")
+    page.locator("tr.row").first.click()
+    detail = page.locator(".detail .fix").first
+    expect(detail.locator("pre")).to_contain_text("torch.cond(")
+    expect(detail.locator(".badge")).to_have_text(re.compile("verified|not tried"))
+    page.screenshot(path=str(SHOTS / "fixes.png"))
+    assert page.errors == []

@@ -7,7 +7,17 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.model.types import Recompile
+from symdebug.model.types import Fix, Recompile
+from symdebug.processors.fixes import DYNAMIC_SOURCES, SIZE_OBLIVIOUS
+
+
+def codes(fixes: list[Fix]) -> list[str]:
+    return [fix.code for fix in fixes]
+
+
+def lone_marks(fixes: list[Fix]) -> list[Fix]:
+    """Fixes that only mark a size dynamic (no help for a size of 0 or 1)."""
+    return [f for f in fixes if "mark_dynamic" in f.code and SIZE_OBLIVIOUS not in f.settings]
 
 
 def only_recompile(session: symdebug.Session) -> Recompile:
@@ -38,7 +48,9 @@ def test_user_branch_on_a_size() -> None:
     explanation = s.why("x", 0)
     assert explanation.state == "dynamic"
     assert explanation.recompiles == [recompile]
-    assert "torch._check(x.shape[0] > 4)" in guard.fix
+    # A fix, not an assertion of the branch's condition (that would make x.shape[0] <= 4 raise).
+    assert [f.code for f in guard.fixes] == ["torch.cond(x.shape[0] > 4, true_fn, false_fn, (x,))"]
+    assert guard.fix == str(guard.fixes[0])
 
 
 def test_view_needs_divisibility() -> None:
@@ -53,7 +65,8 @@ def test_view_needs_divisibility() -> None:
     assert guard.cause == "op_requirement" and guard.fx_node == "view"
     assert "# VIEW" in guard.user_frame.line
     assert guard.sources == ["L['x'].size()[0]"]
-    assert "torch._check(" in guard.fix
+    assert guard.fixes[0].code.startswith("x = torch.nn.functional.pad(x.movedim(0, -1)")
+    assert not any("torch._check" in f.code for f in guard.fixes)
     assert s.why("x", 0).state == "dynamic"
     assert s.recompiles == [] and len(s.compiles) == 1
 
@@ -149,7 +162,8 @@ def test_first_call_with_batch_size_one() -> None:
     spec = next(sp for sp in s.specializations if sp.compile_id == "0/0")
     assert (spec.source, spec.value, spec.cause) == ("L['x'].size()[0]", 1, "zero_one")
     assert "# USE" in spec.user_frame.line
-    assert "mark_unbacked(x, 0)" in spec.fix
+    assert spec.fixes[0].settings == {SIZE_OBLIVIOUS: True}
+    assert "torch._dynamo.decorators.mark_unbacked(x, 0)" in codes(spec.fixes)
     recompile = only_recompile(s)
     assert recompile.cause == "zero_one" and recompile.specialization is spec
     history = s.why("x", 0).history
@@ -169,7 +183,8 @@ def test_batch_of_one_after_automatic_dynamic() -> None:
     # The batch was dynamic in 0/1: in 0/2 only the 0/1 rule makes it 1 again.
     spec = next(sp for sp in s.specializations if sp.compile_id == "0/2")
     assert (spec.source, spec.value, spec.cause) == ("L['x'].size()[0]", 1, "zero_one")
-    assert "mark_unbacked(x, 0)" in spec.fix and "mark_dynamic" not in spec.fix
+    assert "torch._dynamo.decorators.mark_unbacked(x, 0)" in codes(spec.fixes)
+    assert spec.fixes[0].settings == {SIZE_OBLIVIOUS: True} and not lone_marks(spec.fixes)
     assert s.why("x", 0).cause == "zero_one"
 
 
@@ -187,7 +202,9 @@ def test_mark_dynamic_on_a_size_one_dim_is_zero_one() -> None:
         cf(torch.randn(5, 3))
     (recompile,) = s.recompiles
     assert recompile.cause == "zero_one"
-    assert "mark_unbacked(x, 0)" in recompile.fix and "mark_dynamic" not in recompile.fix
+    assert "torch._dynamo.decorators.mark_unbacked(x, 0)" in codes(recompile.fixes)
+    assert recompile.fixes[0].settings == {SIZE_OBLIVIOUS: True}
+    assert not lone_marks(recompile.fixes)  # marking a size of 1 dynamic does nothing
     spec = next(sp for sp in s.specializations if sp.source == "L['x'].size()[0]")
     assert (spec.compile_id, spec.value, spec.cause) == ("0/0", 1, "zero_one")
 
@@ -202,7 +219,7 @@ def test_zero_one_recompile_fix_names_the_input() -> None:
             cf(torch.randn(*shape))
     second = s.recompiles[1]
     assert second.guard is None and second.specialization is None  # a bound no guard set
-    assert "mark_unbacked(ids, 0)" in second.fix
+    assert "torch._dynamo.decorators.mark_unbacked(ids, 0)" in codes(second.fixes)
 
 
 def test_two_inputs_of_equal_size() -> None:
@@ -238,7 +255,8 @@ def test_static_by_default_first_compile() -> None:
     spec = recompile.specialization
     assert (spec.source, spec.value, spec.compile_id) == ("L['x'].size()[0]", 8, "0/0")
     assert "# STATIC" in spec.user_frame.line
-    assert "torch._dynamo.mark_dynamic(x, 0)" in recompile.fix
+    assert recompile.fixes[0].code == "torch._dynamo.maybe_mark_dynamic(x, 0)"
+    assert recompile.fixes[0].settings == {DYNAMIC_SOURCES: "L['x']:0"}
     assert s.why("x", 1).state == "static-by-default"
 
 

@@ -108,3 +108,24 @@ def test_plain_capture_in_a_shell_names_cells(shell: InteractiveShell) -> None:
     frame = session.guards[0].user_frame
     assert frame.filename.startswith("Cell [") and "if x.shape[0] > 4:" in frame.line
     assert session.compiles[0].filename.startswith("Cell [")
+
+
+FIX_CELL = """
+import torch
+def scale(x):
+    return (x * 2).sum(0)
+cs = torch.compile(scale, backend="eager")
+[cs(torch.ones(n, 3)) for n in (4, 8, 16)]
+"""
+
+
+def test_fix_cell_magic_replays_the_cell(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(FIX_CELL)
+    with capture_output() as shown:
+        shell.run_cell_magic("symdebug", "fix", FIX_CELL)
+    assert "verified by replay" in shown.stdout
+    assert "torch.compiler.config.dynamic_sources = \"L['x']:0\"" in shown.stdout
+    session = shell.magics_manager.registry["SymdebugMagics"].session
+    fixes = [f for r in session.recompiles for f in r.fixes if f.verified is not None]
+    assert fixes and fixes[0].effect.endswith("-> 1 compiles")

@@ -58,3 +58,21 @@ def test_errors_are_shown_in_the_widget() -> None:
     widget.request = {"action": "predict", "frame": "f", "args": "[[3, 3", "id": 2}
     assert "JSONDecodeError" in widget.error
     assert widget.results == []
+
+
+def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:
+    def workload() -> list[torch.Tensor]:
+        compiled = torch.compile(lambda x: (x * 2).sum(0), backend="eager")
+        return [compiled(torch.ones(n, 3)) for n in (4, 8, 16)]
+
+    with symdebug.capture() as session:
+        workload()
+    assert not symdebug.explorer(session).can_verify  # no workload, no button
+    widget = symdebug.explorer(session, workload=workload)
+    assert widget.can_verify
+    widget.request = {"action": "verify", "args": "", "id": 1}
+    assert widget.error == ""
+    assert "verified by replay" in widget.results[-1]["text"]
+    document = unpack(json.loads(widget.session_json))
+    verdicts = [f for r in document["recompiles"] for f in r["fixes"] if f["verified"]]
+    assert verdicts and verdicts[0]["effect"] == "2 -> 1 compiles"

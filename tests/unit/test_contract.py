@@ -20,6 +20,7 @@ from symdebug.model.serialize import MIME_TYPE, SCHEMA_VERSION, facts_to_dict, j
 from symdebug.model.types import (
     Compile,
     Facts,
+    Fix,
     Frame,
     Guard,
     Recompile,
@@ -41,7 +42,9 @@ def synthetic() -> Facts:
     """A branch on a size, then a specialization: guards with stacks, a recompile, a why."""
     user = Frame("/w/model.py", 3, "f", "if x.shape[0] > 4:  # branch")
     inner = Frame("/torch/_dynamo/variables/tensor.py", 2606, "evaluate_expr", "return g()")
+    cond = Fix("torch.cond(x.shape[0] > 4, true_fn, false_fn, (x,))", "code", "one graph")
     common = {"user_stack": [user], "framework_stack": [inner, inner], "phase": "dynamo"}
+    common |= {"fixes": [cond]}
     branch = Guard("0/0#0", "s77 > 4", "0/0", cause="user_branch", **common, sources=[X])
     pinned = Guard("0/1#0", "Eq(s77, 3)", "0/1", cause="user_branch", **common, fix="mark")
     spec = Specialization(X, 3, "0/1", cause="user_branch", guards=[pinned], user_frame=user)
@@ -198,8 +201,9 @@ def test_every_kind_of_annotation() -> None:
 
 def test_wire_restores_the_document_every_key_kept(facts: Facts, document: dict[str, Any]) -> None:
     wire = json.loads(json.dumps(wire_document(facts)))
-    assert wire["packed"] == 2 and wire["redacted"] is False and "guards" in wire["tables"]
+    assert wire["packed"] == 3 and wire["redacted"] is False and "guards" in wire["tables"]
     assert len(wire["frames"]) == 2 and wire["fixes"] == ["mark"]
+    assert len(wire["fix_objects"]) == 1  # both guards suggest the same fix: stored once
     assert unpack(wire) == document
     guards = wire["session"]["guards"]
     assert "backward_trace" in guards["columns"] and "fx_node" in guards["columns"]

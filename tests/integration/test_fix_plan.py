@@ -1,0 +1,159 @@
+"""fix_plan on real programs: each plan replayed here, then re-applied in a fresh process.
+
+Every program lives in tests/data/programs; its ``workload()`` builds what it compiles and
+makes the calls.  Each test asserts torch's own compile counts before and after, that no
+new error came, and that the plan's settings give the same counts in a new process (as
+anyone applying them with ``setattr`` would see).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import torch
+
+import symdebug
+from symdebug.live.fix_plan import FixPlan
+from symdebug.scripts import run_script
+
+PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
+DYNAMIC = "torch.compiler.config.dynamic_sources"
+
+
+def program(name: str) -> ModuleType:
+    if str(PROGRAMS) not in sys.path:
+        sys.path.insert(0, str(PROGRAMS))
+    return importlib.import_module(name)
+
+
+def planned(name: str, **options: object) -> tuple[FixPlan, symdebug.LiveSession]:
+    """The session of one run of the program, and the plan its fixes lead to."""
+    workload = program(name).workload
+    with symdebug.capture() as session:
+        workload()
+    plan = session.fix_plan(workload, progress=False, **options)
+    return plan, session
+
+
+def frame(plan: FixPlan, prefix: str) -> str:
+    return next(f for f in plan.before if f.startswith(prefix))
+
+
+def assert_reproduced(name: str, plan: FixPlan) -> None:
+    """The settings, applied in a fresh process, give the plan's ``after``."""
+    fresh = run_script([str(PROGRAMS / f"{name}.py")], plan.settings)
+    assert fresh.errors == plan.errors_after
+    assert fresh.compiles == plan.after
+
+
+def assert_verified(plan: FixPlan) -> None:
+    assert plan.verified and plan.settings
+    assert sum(plan.after.values()) < sum(plan.before.values())
+    assert plan.errors_before == plan.errors_after == []
+    ast.parse(plan.code())
+
+
+def test_static_by_default_batch() -> None:
+    plan, session = planned("static_batch")
+    assert plan.before == {"scale (static_batch.py:6)": 2}
+    assert plan.after == {"scale (static_batch.py:6)": 1}
+    assert plan.settings == {DYNAMIC: "L['x']:0"}  # the narrow fix wins the tie
+    assert_verified(plan)
+    fix = next(f for f in session.recompiles[0].fixes if f.settings == plan.settings)
+    assert fix.verified is True and fix.effect == "2 -> 1 compiles"
+    assert_reproduced("static_batch", plan)
+
+
+def test_int_used_as_loop_count_has_no_setting_fix() -> None:
+    plan, _ = planned("int_loop")
+    assert plan.before == plan.after == {"repeat (int_loop.py:6)": 4}
+    assert not plan.verified and plan.settings == {}
+    assert plan.tried and all(not t.better for t in plan.tried)
+    assert any(fix.kind == "code" for fix in plan.by_hand)
+    assert "no setting tried removed a recompile" in str(plan)
+
+
+def test_duck_sizing() -> None:
+    plan, _ = planned("duck_pair")
+    assert plan.before == {"combine (duck_pair.py:6)": 2}
+    assert plan.after == {"combine (duck_pair.py:6)": 1}
+    assert plan.settings == {"torch.fx.experimental._config.use_duck_shape": False}
+    assert_verified(plan)
+    assert_reproduced("duck_pair", plan)
+
+
+def test_zero_one() -> None:
+    plan, _ = planned("zero_one")
+    assert plan.before == {"norm (zero_one.py:6)": 3}
+    assert plan.after == {"norm (zero_one.py:6)": 1}
+    assert_verified(plan)
+    assert_reproduced("zero_one", plan)
+
+
+def test_mark_dynamic_does_not_reach_the_resume_frame() -> None:
+    plan, _ = planned("resume_frame")
+    resume = frame(plan, "torch_dynamo_resume_in_step")
+    assert plan.before == {"step (resume_frame.py:6)": 1, resume: 2}
+    assert plan.after == {"step (resume_frame.py:6)": 1, resume: 1}
+    assert "___" not in repr(plan.settings)  # a name the user can read and write
+    assert_verified(plan)
+    assert_reproduced("resume_frame", plan)
+
+
+def test_module_int_attribute() -> None:
+    plan, _ = planned("module_attribute")
+    assert plan.before == {"forward (module_attribute.py:11)": 4}
+    assert plan.after == {"forward (module_attribute.py:11)": 2}
+    assert plan.settings == {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
+    assert_verified(plan)
+    assert_reproduced("module_attribute", plan)
+
+
+def test_training_step_with_backward() -> None:
+    plan, _ = planned("train_step")
+    step = "train_step (train_step.py:11)"
+    assert plan.before[step] == 2 and plan.after[step] == 1
+    assert_verified(plan)
+    assert_reproduced("train_step", plan)
+
+
+@pytest.mark.slow
+def test_hugging_face_gpt2_from_config() -> None:
+    pytest.importorskip("transformers")
+    plan, _ = planned("hf_gpt2", max_replays=6)
+    assert sum(plan.before.values()) == 2 and sum(plan.after.values()) == 1
+    assert_verified(plan)
+    assert_reproduced("hf_gpt2", plan)
+
+
+def test_settings_are_restored_when_the_workload_raises() -> None:
+    def failing() -> None:
+        raise RuntimeError("the user's program failed")
+
+    before = torch._dynamo.config.assume_static_by_default
+    plan = symdebug.fix_plan(failing, progress=False)
+    assert plan.errors_before == ["RuntimeError: the user's program failed"]
+    assert not plan.verified
+    assert torch._dynamo.config.assume_static_by_default == before
+
+
+def test_plan_applied_is_a_context_manager() -> None:
+    plan = FixPlan({"torch.fx.experimental._config.use_duck_shape": False}, {}, {}, [], [], True)
+    with plan.applied():
+        assert torch.fx.experimental._config.use_duck_shape is False
+    assert torch.fx.experimental._config.use_duck_shape is True
+
+
+def test_cli_fix_prints_the_verified_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    from symdebug.cli import main
+
+    assert main(["fix", str(PROGRAMS / "static_batch.py")]) == 0
+    out = capsys.readouterr().out
+    assert "verified by replay" in out
+    assert "scale (static_batch.py:6)       2      1" in out
+    assert f"{DYNAMIC} = \"L['x']:0\"" in out

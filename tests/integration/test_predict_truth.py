@@ -1,0 +1,331 @@
+"""Predictions never guess: every certain prediction equals what torch then does.
+
+A corpus of what the first corpus (``predict_cases.py``) lacks: module attributes given by
+name, checks that cannot be evaluated, failed compiles (raised, and suppressed), compiles
+with no graph (skipped, and cached), frames torch skipped for good, the recompile limit, and
+Inductor's own guards.  Each probe is predicted, then called; torch's outcome is read from
+its cache and its lookups (``symdebug._torch.dynamo_cache``), never from its logs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import torch
+
+import symdebug
+from symdebug._torch.compiled import original_callable
+from symdebug._torch.dynamo_cache import cache_lookups, cache_order, miss_settings
+from symdebug.queries.frame_state import limit_hit
+from symdebug.queries.predict import Prediction
+
+Truth = tuple[str, str | None]  # outcome ("served", "recompile", "eager"), serving entry
+
+
+def code_of(compiled: Any) -> Any:
+    original = original_callable(compiled)
+    return (type(original).forward if isinstance(original, torch.nn.Module) else original).__code__
+
+
+def actual(session: symdebug.LiveSession, compiled: Any, frame: str, *args: Any) -> Truth:
+    """Call ``compiled``; what torch did, from its cache, its lookups and new compiles."""
+    seen = {c.compile_id for c in session.compiles}
+    with cache_lookups() as lookups, contextlib.suppress(Exception):  # a failed compile raises
+        compiled(*args)
+    new = [c for c in session.compiles if c.compile_id not in seen and c.name == frame]
+    if new and all(limit_hit(c) for c in new):
+        return "eager", None  # the limit stopped the compile: torch ran the frame eagerly
+    if new:
+        return "recompile", next((c.compile_id for c in new if c.status == "ok"), None)
+    if lookups and lookups[0]:
+        return "served", (cache_order(code_of(compiled)) or [None])[0]
+    return "eager", None
+
+
+def held(prediction: Prediction, truth: Truth) -> bool:
+    outcome, entry = truth
+    return prediction.outcome == outcome and (outcome != "served" or prediction.entry == entry)
+
+
+@dataclass
+class Tally:
+    """Every prediction of a scenario with torch's outcome, for the checks and the counts."""
+
+    rows: list[tuple[Prediction, Truth]] = field(default_factory=list)
+
+    def probe(
+        self,
+        session: symdebug.LiveSession,
+        compiled: Any,
+        call: tuple[Any, ...],
+        *shapes: Any,
+        **named: Any,
+    ) -> tuple[Prediction, Truth]:
+        frame = named.pop("frame")
+        # From the facts alone, as from a log: a LiveSession would add this process's settings.
+        prediction = symdebug.Session.predict(session, *shapes, frame=frame, **named)
+        truth = actual(session, compiled, frame, *call)
+        self.rows.append((prediction, truth))
+        return prediction, truth
+
+    def confident_wrong(self) -> list[str]:
+        return [f"{p}\n  torch: {t}" for p, t in self.rows if p.certain and not held(p, t)]
+
+
+@pytest.fixture
+def tally() -> Iterator[Tally]:
+    result = Tally()
+    yield result
+    assert not result.confident_wrong(), "\n".join(result.confident_wrong())
+
+
+class Chunked(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunk = 2
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lin(x).chunk(self.chunk, dim=-1)[0]
+
+
+def test_module_attribute_given_by_name(tally: Tally) -> None:
+    model = Chunked()
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(4, 16))
+
+        def probe(rows: int, chunk: int, *, named: bool = True) -> tuple[Prediction, Truth]:
+            model.chunk = chunk
+            given = {"self.chunk": chunk} if named else {}
+            call = (torch.randn(rows, 16),)
+            return tally.probe(s, compiled, call, frame="forward", x=(rows, 16), **given)
+
+        hit, truth = probe(6, 2)
+        assert hit.certain and hit.entry == "0/0" and truth == ("served", "0/0")
+        unnamed, _ = probe(6, 2, named=False)
+        assert not unnamed.certain and unnamed.entry == "0/0"
+        assert unnamed.unchecked == ["L['self'].chunk == 2"]
+        assert "served by 0/0 unless L['self'].chunk != 2" in str(unnamed)
+        assert "self.chunk" in str(unnamed)  # says how to give it
+        miss, truth = probe(6, 1)
+        assert miss.certain and miss.recompiles and truth[0] == "recompile"
+        assert miss.failures[0].check == "L['self'].chunk == 2"
+        back, truth = probe(5, 2)
+        assert back.certain and back.entry == "0/0" and truth == ("served", "0/0")
+        guess, truth = probe(5, 1, named=False)  # the likely entry, and honest that it may not be
+        assert not guess.certain and not held(guess, truth)
+
+
+def test_a_torch_spelled_source_and_a_parameter_size_by_name() -> None:
+    with symdebug.capture() as s:
+        torch.compile(Chunked(), backend="eager", dynamic=True)(torch.randn(4, 16))
+    given = s.predict(x=(4, 16), **{"L['self'].chunk": 2, "self.lin.weight": (8, 16)})
+    assert given.certain and given.recompiles
+    assert given.failures[0].check.endswith("_parameters['weight'].size()[0] == 16")
+    kept = s.predict(x=(4, 16), **{"self.chunk": 2})
+    assert kept.certain and any("_parameters['weight']" in a for a in kept.assumed)
+
+
+def rows_sum(x: torch.Tensor) -> torch.Tensor:
+    return x.sum()
+
+
+def test_inductor_guard_is_evaluated(tally: Tally) -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(rows_sum, backend="inductor", dynamic=True)
+        compiled(torch.randn(10, 30))
+        codes = [check.code for c in s.compiles for check in c.shape_checks]
+        assert any("*" in code and "<= 4096" in code for code in codes), codes
+        inside, truth = tally.probe(s, compiled, (torch.randn(20, 30),), (20, 30), frame="rows_sum")
+        assert inside.certain and not inside.unchecked and truth == ("served", "0/0")
+        over, truth = tally.probe(s, compiled, (torch.randn(100, 50),), (100, 50), frame="rows_sum")
+        assert over.certain and over.recompiles and truth[0] == "recompile"
+        assert over.failures[0].cause == "inductor"
+
+
+def refusing_backend(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
+    if example_inputs[0].shape[0] > 4:
+        raise RuntimeError("this backend refuses sizes above 4")
+    return gm.forward
+
+
+def double(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def _failed_compile(tally: Tally, suppress: bool) -> list[tuple[Prediction, Truth]]:
+    with torch._dynamo.config.patch(suppress_errors=suppress), symdebug.capture() as s:
+        compiled = torch.compile(double, backend=refusing_backend, dynamic=False)
+        compiled(torch.randn(2))
+        with contextlib.suppress(Exception):
+            compiled(torch.randn(8))
+        assert [c.status for c in s.compiles] == ["ok", "failed"]
+        config = {"suppress_errors": suppress}
+        return [
+            tally.probe(s, compiled, (torch.randn(n),), (n,), frame="double", dynamo_config=c)
+            for n, c in ((2, config), (2, None), (8, config), (3, config))
+        ]
+
+
+def test_failed_compile_raised_serves_from_the_cache(tally: Tally) -> None:
+    (hit, _), (unsure, _), (again, _), (other, _) = _failed_compile(tally, suppress=False)
+    assert hit.certain and hit.entry == "0/0"
+    assert not unsure.certain and unsure.entry == "0/0"  # suppress_errors was not given
+    assert "suppress_errors" in str(unsure)
+    assert again.certain and again.recompiles and other.certain and other.recompiles
+
+
+def test_failed_compile_suppressed_skips_the_frame(tally: Tally) -> None:
+    (hit, _), (unsure, truth), (again, _), (other, _) = _failed_compile(tally, suppress=True)
+    assert truth == ("eager", None)
+    for prediction in (hit, again, other):
+        assert prediction.certain and prediction.runs_eager
+        assert "BackendCompilerFailed" in str(prediction.eager)
+    assert not unsure.certain and unsure.entry == "0/0"
+
+
+def identity(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+def flagged(x: torch.Tensor, flag: bool) -> torch.Tensor:
+    if flag:
+        return x * 2
+    return x
+
+
+def test_compiles_with_no_graph_skip_the_frame(tally: Tally) -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(identity, backend="eager")
+        compiled(torch.randn(3))
+        for n in (3, 5):
+            prediction, truth = tally.probe(s, compiled, (torch.randn(n),), (n,), frame="identity")
+            assert prediction.certain and prediction.runs_eager and truth == ("eager", None)
+            assert "traced no ops" in str(prediction)
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        compiled = torch.compile(flagged, backend="eager")
+        compiled(torch.randn(8), True)
+        unsure, truth = tally.probe(
+            s, compiled, (torch.randn(8), False), (8,), False, frame="flagged"
+        )
+        assert not unsure.certain and "L['flag']" in unsure.unchecked[0]  # TRUE_MATCH not kept
+        assert truth[0] == "recompile"  # ... and the new compile traced no ops
+        for n, flag in ((8, True), (9, True), (8, False)):
+            call = (torch.randn(n), flag)
+            prediction, truth = tally.probe(s, compiled, call, (n,), flag, frame="flagged")
+            assert prediction.certain and prediction.runs_eager and truth == ("eager", None)
+
+
+SEEN: list[int] = []
+
+
+def remember(x: torch.Tensor, n: int) -> torch.Tensor:
+    SEEN.append(n)  # a side effect and no op: with allow_empty_graphs, an entry with no graph
+    return x
+
+
+def test_entry_with_no_graph_serves_from_the_cache(tally: Tally) -> None:
+    # (An empty SEEN would be guarded by ``LENGTH_CHECK: not G['SEEN']``, which the facts do
+    # not keep; a non-empty one by ``len(G['SEEN']) == 1``, which they do.)
+    SEEN[:] = [1]
+    with torch._dynamo.config.patch(allow_empty_graphs=True), symdebug.capture() as s:
+        compiled = torch.compile(remember, backend="eager")
+        compiled(torch.randn(3), 3)
+        assert [(c.status, c.guard_count is not None) for c in s.compiles] == [("empty", True)]
+
+        def probe(**given: Any) -> tuple[Prediction, Truth]:
+            call = (torch.randn(3), 3)
+            return tally.probe(s, compiled, call, (3,), 3, frame="remember", **given)
+
+        SEEN[:] = [1]
+        unsure, truth = probe()
+        assert not unsure.certain and unsure.entry == "0/0" and truth == ("served", "0/0")
+        assert "SEEN" in str(unsure)  # says how to give it
+        SEEN[:] = [1]
+        hit, truth = probe(SEEN=list(SEEN))
+        assert hit.certain and hit.entry == "0/0" and truth == ("served", "0/0")
+        miss, truth = probe(SEEN=list(SEEN))  # the call appended to it
+        assert miss.certain and miss.recompiles and truth[0] == "recompile"
+
+
+def graph_break_in_loop(x: torch.Tensor) -> torch.Tensor:
+    for _ in range(2):
+        x = x + 1
+        torch._dynamo.graph_break()
+    return x
+
+
+def test_frame_skipped_for_good_runs_eagerly(tally: Tally) -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(graph_break_in_loop, backend="eager")
+        compiled(torch.randn(3))
+        for n in (3, 7):
+            call = (torch.randn(n),)
+            prediction, truth = tally.probe(s, compiled, call, (n,), frame="graph_break_in_loop")
+            assert prediction.runs_eager and truth == ("eager", None)
+            assert "Unsupported" in str(prediction.eager)
+            assert prediction.conditions == [
+                "the frame is compiled with fullgraph=True (the call raises)"
+            ]
+
+
+def test_recompile_limit_runs_eagerly_with_the_limit_named(tally: Tally) -> None:
+    with torch._dynamo.config.patch(recompile_limit=2), symdebug.capture() as s:
+        compiled = torch.compile(double, backend="eager", dynamic=False)
+        for n in (2, 3):
+            compiled(torch.randn(n))
+
+        def probe(n: int, **named: Any) -> tuple[Prediction, Truth]:
+            return tally.probe(s, compiled, (torch.randn(n),), (n,), frame="double", **named)
+
+        assert s.predict((4,), frame="double").runs_eager  # a live session reads the limit
+        first, truth = probe(4, dynamo_config=miss_settings())  # as a live re-run reads them
+        assert first.certain and first.runs_eager and truth == ("eager", None)
+        assert "recompile_limit (2)" in str(first)
+        for n in (5, 6):  # now the log says so: no setting needed
+            later, truth = probe(n)
+            assert later.certain and later.runs_eager and truth == ("eager", None)
+            assert "recompile_limit (2) reached" in str(later)
+        hit, truth = probe(3)
+        assert hit.certain and hit.entry == "0/1" and truth == ("served", "0/1")
+
+
+def test_rerun_reads_eager_runs_and_judges_uncertain_predictions_honestly() -> None:
+    with torch._dynamo.config.patch(recompile_limit=1), symdebug.capture() as s:
+        compiled = torch.compile(double, backend="eager", dynamic=False)
+        compiled(torch.randn(2))
+        result = s.rerun(compiled, (5,))
+    assert result.ran_eager and result.entry is None and not result.recompiled
+    assert result.prediction.runs_eager and result.prediction_held
+    assert not result.confidently_wrong and "ran eagerly" in str(result)
+    model = Chunked()
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager", dynamic=True)
+        compiled(torch.randn(4, 16))
+        model.chunk = 1
+        result = s.rerun(compiled, (6, 16))
+    assert result.recompiled and not result.prediction.certain
+    assert not result.prediction_held and not result.confidently_wrong
+    assert "uncertain" in str(result)
+    with pytest.raises(ValueError, match=r"self\.chunk"):
+        s.rerun(compiled, (6, 16), **{"self.chunk": 1})
+
+
+@pytest.mark.parametrize("options", [{"backend": "aot_eager", "dynamic": True}])
+def test_aot_guards_are_evaluated_like_dynamo_ones(options: dict[str, Any], tally: Tally) -> None:
+    def scaled(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+        return (torch.relu(x) * w).sum()
+
+    with symdebug.capture() as s:
+        compiled = torch.compile(scaled, **options)
+        compiled(torch.randn(8, 3, requires_grad=True), torch.randn(3))
+        for rows, cols in ((16, 3), (16, 5)):
+            call = (torch.randn(rows, cols, requires_grad=True), torch.randn(cols))
+            prediction, _ = tally.probe(s, compiled, call, (rows, cols), (cols,), frame="scaled")
+            assert prediction.certain, str(prediction)

@@ -1,0 +1,283 @@
+"""Fixes as objects, for every cause, on tiny hand-built facts (no torch): each one's code
+parses, reads in the user's names, and never asserts a user branch's condition."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from symdebug.model.serialize import facts_from_dict, facts_from_json, facts_to_json
+from symdebug.model.types import (
+    CAUSES,
+    Compile,
+    Facts,
+    Fix,
+    Frame,
+    Guard,
+    Recompile,
+    Specialization,
+    Symbol,
+)
+from symdebug.model.values import Cause, Source
+from symdebug.processors.fix_code import (
+    branch_condition,
+    computed_index,
+    is_user_code,
+    python_expression,
+    user_name,
+)
+from symdebug.processors.fixes import (
+    DYNAMIC_SOURCES,
+    SIZE_OBLIVIOUS,
+    STATIC_BY_DEFAULT,
+    UNBACKED_SOURCES,
+    evidence_of,
+    fix_lines,
+    fixes_for,
+    suggest_fixes,
+)
+from symdebug.session import Session
+
+SIZE = "L['x'].size()[1]"
+#: One guard per situation the issue names, and a few more: (cause, expr, source, line).
+CASES: list[tuple[Cause, str, str, str]] = [
+    ("user_branch", "s77 < 64", "L['x'].size()[0]", "if x.shape[0] < 64:"),
+    ("user_branch", "Eq(Mod(s77, 2), 0)", SIZE, "if x.shape[1] % 2 == 0:"),
+    ("user_branch", "Eq(Mod(s77, 2), 0)", SIZE, "if (x.shape[1] % 2 == 0 and"),
+    ("user_branch", "s77 > 2", "L['___stack0'].size()[0]", "return y if y.shape[0] > 2 else y"),
+    ("op_requirement", "Eq(s77 - 1, 10)", SIZE, "return h[:, T - 1]"),
+    ("op_requirement", "Eq(s77 - 1, 10)", SIZE, "return h[:, h.shape[1] // 2]"),
+    ("op_requirement", "Eq(Mod(s77, 2), 0)", SIZE, "return x.view(x.shape[0], -1, 2)"),
+    ("op_requirement", "Eq(s77, 4*((s77//4)))", SIZE, "return x.view(-1, 4)"),
+    ("op_requirement", "Eq(s77, 8)", SIZE, "return x.view(8, -1)"),
+    ("op_requirement", "s77 >= 3", SIZE, "return x.unfold(1, 3, 1)"),
+    ("zero_one", "", "L['kwargs']['input_ids'].size()[1]", ""),
+    ("zero_one", "", "L['___stack0'].size()[0]", ""),
+    ("static_by_default", "", SIZE, ""),
+    ("static_by_default", "", "L['___stack1'].size()[0]", ""),
+    ("static_by_default", "", "L['n']", ""),
+    ("static_by_default", "", "L['self'].chunk", ""),
+    ("int_specialized", "Eq(s77, 3)", "L['n']", "for _ in range(n):"),
+    ("int_specialized", "", "L['self']._modules['layers']._modules['0'].k", ""),
+    ("duck_sizing", "", SIZE, ""),
+    ("mark_dynamic_violated", "Eq(s77, 8)", SIZE, "return x.view(8, -1)"),
+    ("inductor", "Eq(s77, 8)", SIZE, ""),
+    ("backward", "", SIZE, ""),
+    ("unknown", "", SIZE, ""),
+]
+
+
+def _guard(cause: Cause, expr: str, source: str, line: str) -> Guard:
+    frame = [Frame("/src/model.py", 3, "forward", line)] if line else []
+    symbols = ["s77"] if "s77" in expr else []
+    sources = [source] if symbols else []
+    return Guard(
+        "0/0#0", expr, "0/0", cause=cause, user_stack=frame, symbols=symbols, sources=sources
+    )
+
+
+def _all_fixes() -> list[tuple[tuple[Cause, str, str, str], Fix]]:
+    found = []
+    for case in CASES:
+        for small in (False, True):
+            evidence = evidence_of(case[0], case[2], _guard(*case), small=small)
+            found += [(case, fix) for fix in fixes_for(evidence)]
+    return found
+
+
+@pytest.mark.parametrize(("case", "fix"), _all_fixes(), ids=lambda v: str(v)[:40])
+def test_every_fix_is_python_in_the_users_names(case: tuple[str, ...], fix: Fix) -> None:
+    ast.parse(fix.code)
+    assert is_user_code(fix.code), (case, fix.code)
+    for text in ("Eq(", "Ne(", "Mod(", "___", "s77", "u0", "size()"):
+        assert text not in fix.code, (case, fix.code)
+    assert fix.kind in ("setting", "mark", "code")
+    assert fix.explanation and fix.verified is None
+    if fix.kind == "code":
+        assert fix.settings == {}
+    else:
+        assert fix.settings, fix  # a replay can try it without editing the program
+
+
+def test_every_cause_is_covered() -> None:
+    assert {case[0] for case in CASES} == set(CAUSES)
+
+
+def test_no_check_of_a_user_branch_or_of_a_pinned_size() -> None:
+    for case, fix in _all_fixes():
+        if case[0] == "user_branch" or "Eq(s77 - 1" in case[1] or "Mod" in case[1]:
+            assert "torch._check" not in fix.code, (case, fix.code)
+
+
+def _codes(cause: Cause, expr: str, source: str, line: str, small: bool = False) -> list[str]:
+    evidence = evidence_of(cause, source, _guard(cause, expr, source, line), small=small)
+    return [fix.code for fix in fixes_for(evidence)]
+
+
+def test_branch_gets_torch_cond_of_the_users_condition() -> None:
+    assert _codes(*CASES[0]) == ["torch.cond(x.shape[0] < 64, true_fn, false_fn, (x,))"]
+    # The line does not parse alone: the guard, turned into Python, is the condition.
+    assert _codes(*CASES[2]) == ["torch.cond(x.shape[1] % 2 == 0, true_fn, false_fn, (x,))"]
+    # An intermediate at a graph break: the user's line still names it (y).
+    assert _codes(*CASES[3]) == ["torch.cond(y.shape[0] > 2, true_fn, false_fn, ())"]
+
+
+def test_last_element_index_is_rewritten_not_pinned() -> None:
+    codes = _codes(*CASES[4])
+    assert codes == ["h[:, -1]", "h.select(1, T - 1)", "torch.narrow(h, 1, T - 1, 1)"]
+    assert _codes(*CASES[5])[0] == "h.select(1, h.shape[1] // 2)"
+    assert _codes(*CASES[8]) == []  # x.view(8, -1) needs that size: no fix beats a wrong one
+
+
+def test_divisibility_pads_to_a_multiple() -> None:
+    (code,) = _codes(*CASES[6])
+    assert code == (
+        "x = torch.nn.functional.pad(x.movedim(1, -1), (0, -x.shape[1] % 2)).movedim(-1, 1)"
+    )
+    assert "% 4" in _codes(*CASES[7])[0]
+
+
+def test_zero_one_puts_size_oblivious_first_and_unbacked_last() -> None:
+    fixes = fixes_for(evidence_of("zero_one", "L['kwargs']['input_ids'].size()[1]"))
+    assert [f.settings for f in fixes] == [
+        {SIZE_OBLIVIOUS: True},
+        {SIZE_OBLIVIOUS: True, DYNAMIC_SOURCES: "L['kwargs']['input_ids']:1"},
+        {UNBACKED_SOURCES: "L['kwargs']['input_ids']:1"},
+    ]
+    assert fixes[2].code == "torch._dynamo.decorators.mark_unbacked(kwargs['input_ids'], 1)"
+    assert "data-dependent" in fixes[2].explanation
+    # A static-by-default size that was 1: what helps is what helps a 0/1 size.
+    small = fixes_for(evidence_of("static_by_default", SIZE, small=True))
+    assert small[0].settings == {SIZE_OBLIVIOUS: True}
+
+
+def test_internal_names_get_a_whole_program_setting() -> None:
+    (fix,) = fixes_for(evidence_of("static_by_default", "L['___stack1'].size()[0]"))
+    assert fix.settings == {STATIC_BY_DEFAULT: False} and "graph break" in fix.explanation
+    (fix,) = fixes_for(evidence_of("zero_one", "L['___stack0'].size()[0]"))
+    assert fix.settings == {SIZE_OBLIVIOUS: True}
+
+
+def test_static_by_default_marks_with_the_users_name() -> None:
+    mark, whole = fixes_for(evidence_of("static_by_default", "L['self'].w.size()[0]"))
+    assert mark.code == "torch._dynamo.maybe_mark_dynamic(self.w, 0)"
+    assert mark.settings == {DYNAMIC_SOURCES: "L['self'].w:0"}
+    assert whole.settings == {STATIC_BY_DEFAULT: False}
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ("L['x']", "x"),
+        ("L['kwargs']['input_ids']", "kwargs['input_ids']"),
+        ("L['self']._modules['layers']._modules['0'].w", "self.layers[0].w"),
+        ("L['___stack0']", None),
+        ("G['__import_torch'].nn", None),
+        ("dict(type(L['c']).__mro__[1].__dict__)['f'].__defaults__[0]", None),
+    ],
+)
+def test_user_names(source: str, name: str | None) -> None:
+    assert user_name(Source(source)) == name
+
+
+def test_sympy_becomes_python() -> None:
+    names = {"s0": "x.shape[1]", "s1": "y.shape[0]"}
+    assert python_expression("Eq(Mod(s0, 2), 0)", names) == "x.shape[1] % 2 == 0"
+    assert python_expression("Ne(s0, s1)", names) == "x.shape[1] != y.shape[0]"
+    assert python_expression("Max(1, s0) >= 2*s1", names) == "max(1, x.shape[1]) >= 2 * y.shape[0]"
+    assert python_expression("u0 > 1", names) is None  # unbacked: no user name
+    assert python_expression("CeilToInt(s0)", names) is None  # no Python of that name
+
+
+def test_user_lines() -> None:
+    assert branch_condition("elif n % 2 == 0:") == "n % 2 == 0"
+    assert branch_condition("while x.shape[0] > 1:") == "x.shape[0] > 1"
+    assert branch_condition("return a if x.size(0) > 2 else b") == "x.size(0) > 2"
+    assert branch_condition("y = x + 1") is None
+    use = computed_index("out = h[..., T - 1]")
+    assert use is None  # after an Ellipsis the dimension is not known
+    use = computed_index("out = h[T - 2]")
+    assert use is not None and (use.dim, use.negative) == (0, "h[-2]")
+
+
+def _session_facts() -> Facts:
+    facts = Facts(compiles=[Compile("0/0", 0, 0, name="f"), Compile("0/1", 0, 1, name="f")])
+    guards = [_guard("user_branch", "s77 < 64", "L['x'].size()[0]", "if x.shape[0] < 64:")]
+    guards += [Guard(f"0/1#{i}", "s77 < 64", "0/1", cause="user_branch") for i in range(3)]
+    for guard in guards[1:]:
+        guard.user_stack, guard.symbols, guard.sources = (
+            guards[0].user_stack,
+            ["s77"],
+            [Source("L['x'].size()[0]")],
+        )
+    facts.guards = guards
+    facts.symbols = [Symbol("s1", [SIZE], "0/1", hint=1, state="specialized", cause="zero_one")]
+    spec = Specialization(SIZE, 1, "0/1", cause="zero_one")
+    facts.specializations = [spec]
+    facts.recompiles = [
+        Recompile(
+            "0/1",
+            "0/0",
+            ["0/0: tensor 'x' size mismatch at index 1. expected 6, actual 1"],
+            cause="static_by_default",
+            specialization=spec,
+        )
+    ]
+    return facts
+
+
+def test_equal_fixes_are_one_object_and_fix_is_the_first_ones_text() -> None:
+    facts = _session_facts()
+    suggest_fixes(facts)
+    first = facts.guards[0].fixes[0]
+    assert all(g.fixes[0] is first for g in facts.guards)
+    assert all(g.fix == str(first) for g in facts.guards)
+    recompile = facts.recompiles[0]
+    assert recompile.fixes[0].settings == {SIZE_OBLIVIOUS: True}  # it changed to a size of 1
+    assert recompile.fixes[0] is facts.specializations[0].fixes[0]
+
+
+def test_fixes_round_trip_and_stay_shared() -> None:
+    facts = _session_facts()
+    suggest_fixes(facts)
+    facts.guards[0].fixes[0].verified = True
+    facts.guards[0].fixes[0].effect = "f: 3 -> 2 compiles"
+    again = facts_from_json(facts_to_json(facts))
+    assert again.guards[0].fixes == facts.guards[0].fixes
+    assert again.guards[1].fixes[0] is again.guards[0].fixes[0]
+    assert again.guards[0].fixes[0].verified is True
+
+
+def test_an_older_documents_text_fixes_are_suggested_again() -> None:
+    facts = _session_facts()
+    suggest_fixes(facts)
+    document = Session(facts).to_json()
+    import orjson
+
+    old = orjson.loads(document)
+    old["schema_version"] = 4
+    for key in ("guards", "symbols", "specializations", "recompiles", "explanations"):
+        for record in old[key]:
+            record.pop("fixes", None)
+            if key == "explanations":
+                record["fixes"] = ["torch._check(Eq(x, 1))"]
+            elif record.get("fix"):
+                record["fix"] = "torch._check(Eq(x, 1))"
+    read = facts_from_dict(old)
+    assert all(not g.fixes for g in read.guards)  # text is not read as code
+    session = Session.from_json(orjson.dumps(old))
+    assert session.facts.guards[0].fixes[0].code.startswith("torch.cond(")
+    assert "Eq(" not in (session.facts.guards[0].fix or "")
+
+
+def test_fix_text_shows_code_kind_and_verification() -> None:
+    fix = Fix("a = 1\nb = 2", "setting", "why", {"a": 1}, verified=False, effect="f: 2 -> 2")
+    assert fix_lines(fix) == [
+        "  fix: [setting; failed: f: 2 -> 2]",
+        "      a = 1",
+        "      b = 2",
+        "      # why",
+    ]
+    one = Fix("x[:, -1]", "code", "")
+    assert fix_lines(one, "") == ["fix: x[:, -1]  [code; not tried]"]
