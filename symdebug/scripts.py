@@ -72,5 +72,3 @@ def script_plan(argv: Sequence[str], *, max_replays: int = 12, progress: bool = 
         max_replays=max_replays,
         progress=progress,
     )
-
-

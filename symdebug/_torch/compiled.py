@@ -13,4 +13,3 @@ def original_callable(compiled: Any) -> Any:
     return getattr(compiled, "_torchdynamo_orig_callable", None) or getattr(
         compiled, "__wrapped__", compiled
     )
-

@@ -18,81 +18,44 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import parse_reason
-from symdebug.model.types import Facts, Fix, Guard, Recompile
-from symdebug.model.values import Cause, FixKind, Source
+from symdebug.model.types import Facts, Fix, Recompile
+from symdebug.model.values import Source
 from symdebug.processors.bounds import parse_range
 from symdebug.processors.explanations import explanation_guards
-from symdebug.processors.fix_code import (
-    branch_condition,
-    computed_index,
-    divisor,
-    pins_a_size,
-    python_expression,
-    size_expression,
-    user_name,
+from symdebug.processors.fix_changes import branch_fixes, op_requirement_fixes
+from symdebug.processors.fix_evidence import (
+    DYNAMIC_SOURCES,
+    SIZE_OBLIVIOUS,
+    STATIC_BY_DEFAULT,
+    UNBACKED_SOURCES,
+    Evidence,
+    evidence_of,
+    is_size,
 )
+from symdebug.processors.fix_settings import (
+    duck_fixes,
+    int_specialized_fixes,
+    static_fixes,
+    violated_fixes,
+    zero_one_fixes,
+)
+from symdebug.processors.fix_text import fix_lines
 
-DYNAMIC_SOURCES = "torch.compiler.config.dynamic_sources"
-UNBACKED_SOURCES = "torch.compiler.config.unbacked_sources"
-STATIC_BY_DEFAULT = "torch._dynamo.config.assume_static_by_default"
-SIZE_OBLIVIOUS = "torch.fx.experimental._config.backed_size_oblivious"
-DUCK_SHAPE = "torch.fx.experimental._config.use_duck_shape"
-UNSPEC_INT_ON_MODULE = "torch._dynamo.config.allow_unspec_int_on_nn_module"
+__all__ = [
+    "DYNAMIC_SOURCES",
+    "SIZE_OBLIVIOUS",
+    "STATIC_BY_DEFAULT",
+    "UNBACKED_SOURCES",
+    "FixTable",
+    "evidence_of",
+    "fix_lines",
+    "fixes_for",
+    "suggest_fixes",
+]
 _CHANGED = re.compile(r"expected (\d+), actual (\d+)")
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What a fix is chosen from; equal evidence gets the same fixes (computed once).
-
-    Attributes
-    ----------
-    cause
-        The cause class of the guard, specialization, symbol or recompile.
-    source
-        The input it is about (``L['x'].size()[0]``), when known.
-    expr
-        The guard, as torch prints it (``Eq(Mod(s27, 2), 0)``), when there is one.
-    names
-        Each symbol of the guard and its Python in the user's names.
-    line
-        The user line's source text (``if x.shape[0] < 64:``).
-    small
-        The size was 0 or 1 in a compile this is about: the 0/1 rule, not static-by-default,
-        decides what helps.
-    """
-
-    cause: Cause
-    source: Source | None = None
-    expr: str = ""
-    names: tuple[tuple[str, str], ...] = ()
-    line: str = ""
-    small: bool = False
-
-
-def evidence_of(
-    cause: Cause, source: str | None = None, guard: Guard | None = None, *, small: bool = False
-) -> Evidence:
-    """The evidence of a cause about ``source``, with its guard's expression and user line."""
-    names: tuple[tuple[str, str], ...] = ()
-    if guard is not None and len(guard.symbols) == len(guard.sources):
-        pairs = zip(guard.symbols, guard.sources, strict=True)
-        spelled = [(sym, size_expression(src)) for sym, src in pairs]
-        names = tuple((sym, text) for sym, text in spelled if text is not None)
-    frame = guard.user_frame if guard is not None else None
-    return Evidence(
-        cause=cause,
-        source=Source(source) if source else None,
-        expr=guard.expr if guard is not None else "",
-        names=names,
-        line=frame.line if frame is not None else "",
-        small=small,
-    )
 
 
 def fixes_for(evidence: Evidence) -> list[Fix]:
@@ -110,319 +73,24 @@ def fixes_for(evidence: Evidence) -> list[Fix]:
         branch whose condition has no Python form).
     """
     cause = evidence.cause
-    if evidence.small and cause in ("static_by_default", "zero_one") and _is_size(evidence):
-        return _zero_one(evidence)
+    if evidence.small and cause in ("static_by_default", "zero_one") and is_size(evidence):
+        return zero_one_fixes(evidence)
     return _BUILDERS.get(cause, _none)(evidence)
-
-
-def _is_size(evidence: Evidence) -> bool:
-    return evidence.source is not None and evidence.source.is_size
 
 
 def _none(evidence: Evidence) -> list[Fix]:  # noqa: ARG001 - a builder's signature
     return []
 
 
-def setting(name: str, value: Any, explanation: str) -> Fix:
-    """A fix that is one torch setting, written as the assignment that applies it."""
-    return Fix(f"{name} = {value!r}", "setting", explanation, {name: value})
-
-
-def _fix(code: str, kind: FixKind, explanation: str, **settings: Any) -> Fix:
-    return Fix(code, kind, explanation, {_SETTING_NAMES[k]: v for k, v in settings.items()})
-
-
-_SETTING_NAMES = {
-    "dynamic": DYNAMIC_SOURCES,
-    "unbacked": UNBACKED_SOURCES,
-    "oblivious": SIZE_OBLIVIOUS,
-}
-
-
-def _marked(source: Source) -> tuple[str, str, int] | None:
-    """``(user's tensor name, Dynamo's tensor source, dim)`` of a size a user can mark."""
-    if source.tensor is None or source.dim is None:
-        return None
-    name = user_name(source.tensor)
-    return (name, source.tensor, source.dim) if name is not None else None
-
-
-# ---------------------------------------------------------------- settings and marks
-
-
-def _whole_program(why: str) -> Fix:
-    return setting(
-        STATIC_BY_DEFAULT,
-        False,
-        f"{why}every size and int is dynamic from the first compile (what "
-        "torch.compile(dynamic=True) does); costs: guards and general kernels for sizes that "
-        "never change too.",
-    )
-
-
-def _internal(source: Source) -> str:
-    return (
-        f"{source} is Dynamo's name for an intermediate value at a graph break: marks do not "
-        "cross the eager code between graphs, so it cannot be marked; remove the graph break, "
-        "or: "
-    )
-
-
-def _static(evidence: Evidence) -> list[Fix]:
-    source = evidence.source
-    if source is None:
-        return [_whole_program("")]
-    if not source.is_size:
-        return _static_int(source)
-    marked = _marked(source)
-    if marked is None:
-        return [_whole_program(_internal(source))]
-    name, tensor, dim = marked
-    mark = _fix(
-        f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
-        "mark",
-        f"before the first call: {name}.shape[{dim}] is dynamic from the first compile, so "
-        "the recompile when it first changes goes away; if the code needs one value, torch "
-        "specializes it as before (mark_dynamic would raise instead).",
-        dynamic=f"{tensor}:{dim}",
-    )
-    return [mark, _whole_program("")]
-
-
-def _static_int(source: Source) -> list[Fix]:
-    if source.attributes:
-        return [_unspec_module_int(source)]
-    name = user_name(source)
-    if name is None:
-        return [_whole_program(_internal(source))]
-    mark = setting(
-        DYNAMIC_SOURCES,
-        str(source),
-        f"ints are constants on the first compile, and automatic dynamic makes {name} dynamic "
-        "after it first changes; this makes it dynamic from the first compile (the setting "
-        "names the input as Dynamo does). No help when the code uses it as a Python int.",
-    )
-    return [mark, _whole_program("")]
-
-
-def _unspec_module_int(source: Source) -> Fix:
-    name = user_name(source) or "the attribute"
-    return setting(
-        UNSPEC_INT_ON_MODULE,
-        True,
-        f"nn.Module int attributes are constants: each value of {name} compiles anew. This "
-        "makes them dynamic ints; no help where the code uses the int as a Python int (a loop "
-        "count, a size in a list).",
-    )
-
-
-def _zero_one(evidence: Evidence) -> list[Fix]:
-    oblivious = setting(
-        SIZE_OBLIVIOUS,
-        True,
-        "a dynamic size of 0 or 1 stays symbolic: torch reasons as if it were >= 2 wherever "
-        "the result is the same, so sizes of 1 share the general graph. Costs: where the "
-        "program broadcasts a size of 1 or branches on it, torch may compile again or fail "
-        "at run time.",
-    )
-    marked = _marked(evidence.source) if evidence.source is not None else None
-    if marked is None:
-        return [oblivious]
-    name, tensor, dim = marked
-    return [oblivious, _oblivious_mark(name, tensor, dim), _unbacked(name, tensor, dim)]
-
-
-def _oblivious_mark(name: str, tensor: str, dim: int) -> Fix:
-    return _fix(
-        f"{SIZE_OBLIVIOUS} = True\ntorch._dynamo.maybe_mark_dynamic({name}, {dim})",
-        "mark",
-        f"the setting, and {name}.shape[{dim}] dynamic from the first call: a mark alone does "
-        "nothing for a size of 0 or 1 (the 0/1 rule specializes it anyway).",
-        oblivious=True,
-        dynamic=f"{tensor}:{dim}",
-    )
-
-
-def _unbacked(name: str, tensor: str, dim: int) -> Fix:
-    return _fix(
-        f"torch._dynamo.decorators.mark_unbacked({name}, {dim})",
-        "mark",
-        f"{name}.shape[{dim}] gets no value at compile time at all: every branch, broadcast "
-        "or op that asks whether it is 1 raises a data-dependent error or breaks the graph "
-        "(a Llama decode loop went from 4 compiles to 31 with it). Try the setting first.",
-        unbacked=f"{tensor}:{dim}",
-    )
-
-
-def _duck(evidence: Evidence) -> list[Fix]:  # noqa: ARG001 - a builder's signature
-    return [
-        setting(
-            DUCK_SHAPE,
-            False,
-            "sizes that are equal on the first call get one symbol each, so a later call "
-            "where they differ does not recompile; costs: torch no longer assumes they are "
-            "equal (more guards where an op needs them equal).",
-        )
-    ]
-
-
-def _int_specialized(evidence: Evidence) -> list[Fix]:
-    source = evidence.source
-    if source is None or source.is_size:
-        return []
-    if source.attributes:
-        return [_unspec_module_int(source)]
-    name = user_name(source)
-    if name is None or not name.isidentifier():
-        return []
-    return [
-        Fix(
-            f"{name} = torch.as_tensor({name})",
-            "code",
-            f"in the caller, before the compiled call: the code uses {name} as a Python int "
-            "(a loop count, an index), so each value compiles anew; pass it as a tensor and "
-            "compute with tensor ops (its value is then data, not a constant). A Python loop "
-            "over it cannot stay a loop: write it without one.",
-        )
-    ]
-
-
-def _violated(evidence: Evidence) -> list[Fix]:
-    marked = _marked(evidence.source) if evidence.source is not None else None
-    if marked is None:
-        return []
-    name, _, dim = marked
-    return [
-        Fix(
-            f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
-            "code",
-            f"instead of mark_dynamic: the user line fixes {name}.shape[{dim}] to one value, "
-            "which mark_dynamic turns into an error; maybe_mark_dynamic lets torch specialize "
-            "it (one compile per value). Or change that line so it needs no fixed size.",
-        )
-    ]
-
-
-# ---------------------------------------------------------------- code changes
-
-
-def _condition(evidence: Evidence) -> str | None:
-    return branch_condition(evidence.line) or python_expression(evidence.expr, dict(evidence.names))
-
-
-def _operands(evidence: Evidence) -> str:
-    sizes = [text for _, text in evidence.names if ".shape[" in text]
-    tensors = list(dict.fromkeys(text.rsplit(".shape[", 1)[0] for text in sizes))
-    return f"({', '.join(tensors)},)" if tensors else "()"
-
-
-def _branch(evidence: Evidence) -> list[Fix]:
-    condition = _condition(evidence)
-    if condition is None:
-        return []
-    operands = _operands(evidence)
-    return [
-        Fix(
-            f"torch.cond({condition}, true_fn, false_fn, {operands})",
-            "code",
-            f"one graph for both sides of `if {condition}`: write each side as a function of "
-            f"{operands} (true_fn, false_fn); both are traced and must return tensors of the "
-            "same shape and dtype. Without it each side compiles once (one graph per side, "
-            "bounded). Asserting the condition with torch._check would make the other side "
-            "raise.",
-        )
-    ]
-
-
-def _op_requirement(evidence: Evidence) -> list[Fix]:
-    if pins_a_size(evidence.expr):
-        return _index_fixes(evidence)
-    k = divisor(evidence.expr)
-    if k is not None:
-        return _padding(evidence, k)
-    return _equal_sizes(evidence)
-
-
-def _index_fixes(evidence: Evidence) -> list[Fix]:
-    use = computed_index(evidence.line)
-    if use is None:
-        return []
-    same = "one graph serves every size"
-    fixes = [
-        Fix(
-            f"{use.tensor}.select({use.dim}, {use.index})",
-            "code",
-            f"the same element, with {use.index} kept an expression of the size instead of "
-            f"fixing the size: {same}.",
-        ),
-        Fix(
-            f"torch.narrow({use.tensor}, {use.dim}, {use.index}, 1)",
-            "code",
-            f"a view that keeps dim {use.dim} (length 1; squeeze({use.dim}) drops it): {same}.",
-        ),
-    ]
-    if use.negative is not None:
-        fixes.insert(
-            0,
-            Fix(
-                use.negative,
-                "code",
-                f"a negative index counts from the end, so the graph needs no size: {same} "
-                f"(the same as {use.tensor}.select({use.dim}, -{use.from_end})).",
-            ),
-        )
-    return fixes
-
-
-def _padding(evidence: Evidence, k: int) -> list[Fix]:
-    marked = _marked(evidence.source) if evidence.source is not None else None
-    if marked is None:
-        return []
-    name, _, dim = marked
-    size = f"{name}.shape[{dim}]"
-    pad = f"torch.nn.functional.pad({name}.movedim({dim}, -1), (0, -{size} % {k}))"
-    return [
-        Fix(
-            f"{name} = {pad}.movedim(-1, {dim})",
-            "code",
-            f"the op needs {size} to be a multiple of {k}, so torch compiles once per remainder "
-            f"of {size} % {k}; padding to a multiple makes every size take one path (drop or "
-            "mask the padded part after; costs a copy). A torch._check would make every other "
-            "size raise.",
-        )
-    ]
-
-
-def _equal_sizes(evidence: Evidence) -> list[Fix]:
-    """Two sizes an op needs equal: a check, honest about the calls it would break."""
-    if not evidence.expr.startswith("Eq(") or len(evidence.names) < 2:
-        return []
-    expression = python_expression(evidence.expr, dict(evidence.names))
-    if expression is None:
-        return []
-    return [
-        Fix(
-            f"torch._check({expression})",
-            "code",
-            "only if these sizes are equal on every call: it asserts this for every future "
-            "call, and a call where they differ (a size of 1 that broadcasts) then raises "
-            "instead of recompiling.",
-        )
-    ]
-
-
 _BUILDERS: dict[str, Callable[[Evidence], list[Fix]]] = {
-    "user_branch": _branch,
-    "op_requirement": _op_requirement,
-    "int_specialized": _int_specialized,
-    "zero_one": _zero_one,
-    "duck_sizing": _duck,
-    "static_by_default": _static,
-    "mark_dynamic_violated": _violated,
+    "user_branch": branch_fixes,
+    "op_requirement": op_requirement_fixes,
+    "int_specialized": int_specialized_fixes,
+    "zero_one": zero_one_fixes,
+    "duck_sizing": duck_fixes,
+    "static_by_default": static_fixes,
+    "mark_dynamic_violated": violated_fixes,
 }
-
-
-# ---------------------------------------------------------------- the pass
 
 
 class FixTable:
@@ -513,43 +181,3 @@ def suggest_fixes(facts: Facts) -> None:
     for recompile in facts.recompiles:
         recompile.fixes = table.fixes(_recompile_evidence(recompile))
         recompile.fix = first_line(recompile.fixes)
-
-
-# ---------------------------------------------------------------- text
-
-
-def verification(fix: Fix) -> str:
-    """``not tried``, ``verified: <effect>`` or ``failed: <effect>``: what a replay showed."""
-    if fix.verified is None:
-        return "not tried"
-    word = "verified" if fix.verified else "failed"
-    return f"{word}: {fix.effect}" if fix.effect else word
-
-
-def fix_lines(fix: Fix, indent: str = "  ", *, explained: bool = True) -> list[str]:
-    """A fix as text lines: its code, its kind and what a replay showed, then what it does.
-
-    Parameters
-    ----------
-    fix
-        The fix.
-    indent
-        Put before every line.
-    explained
-        Whether to add the explanation (a summary leaves it to ``why``).
-
-    Returns
-    -------
-    list of str
-        ``fix: <code>  [<kind>; <verification>]`` (code of several lines under it), then
-        ``# <explanation>``.
-    """
-    status = f"[{fix.kind}; {verification(fix)}]"
-    code = fix.code.splitlines() or [""]
-    if len(code) == 1:
-        lines = [f"{indent}fix: {code[0]}  {status}"]
-    else:
-        lines = [f"{indent}fix: {status}", *(f"{indent}    {line}" for line in code)]
-    if fix.explanation and explained:
-        lines.append(f"{indent}    # {fix.explanation}")
-    return lines

@@ -15,7 +15,7 @@ from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Fix, Frame, Guard, Recompile, SourceExplanation
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
-from symdebug.processors.fixes import fix_lines
+from symdebug.processors.fix_text import fix_lines
 
 if TYPE_CHECKING:
     import networkx as nx

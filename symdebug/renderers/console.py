@@ -11,7 +11,7 @@ from itertools import groupby
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Guard
-from symdebug.processors.fixes import fix_lines
+from symdebug.processors.fix_text import fix_lines
 
 MAX_GUARDS_SHOWN = 8
 

@@ -1,0 +1,100 @@
+"""What a fix is chosen from (:class:`Evidence`), and how a fix object is made.
+
+The settings named here are the torch config values a fix may set; ``fix_plan`` replays the
+user's calls under them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from symdebug.model.types import Fix, Guard
+from symdebug.model.values import Cause, FixKind, Source
+from symdebug.processors.fix_code import size_expression, user_name
+
+DYNAMIC_SOURCES = "torch.compiler.config.dynamic_sources"
+UNBACKED_SOURCES = "torch.compiler.config.unbacked_sources"
+STATIC_BY_DEFAULT = "torch._dynamo.config.assume_static_by_default"
+SIZE_OBLIVIOUS = "torch.fx.experimental._config.backed_size_oblivious"
+DUCK_SHAPE = "torch.fx.experimental._config.use_duck_shape"
+UNSPEC_INT_ON_MODULE = "torch._dynamo.config.allow_unspec_int_on_nn_module"
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a fix is chosen from; equal evidence gets the same fixes (computed once).
+
+    Attributes
+    ----------
+    cause
+        The cause class of the guard, specialization, symbol or recompile.
+    source
+        The input it is about (``L['x'].size()[0]``), when known.
+    expr
+        The guard, as torch prints it (``Eq(Mod(s27, 2), 0)``), when there is one.
+    names
+        Each symbol of the guard and its Python in the user's names.
+    line
+        The user line's source text (``if x.shape[0] < 64:``).
+    small
+        The size was 0 or 1 in a compile this is about: the 0/1 rule, not static-by-default,
+        decides what helps.
+    """
+
+    cause: Cause
+    source: Source | None = None
+    expr: str = ""
+    names: tuple[tuple[str, str], ...] = ()
+    line: str = ""
+    small: bool = False
+
+
+def evidence_of(
+    cause: Cause, source: str | None = None, guard: Guard | None = None, *, small: bool = False
+) -> Evidence:
+    """The evidence of a cause about ``source``, with its guard's expression and user line."""
+    names: tuple[tuple[str, str], ...] = ()
+    if guard is not None and len(guard.symbols) == len(guard.sources):
+        pairs = zip(guard.symbols, guard.sources, strict=True)
+        spelled = [(sym, size_expression(src)) for sym, src in pairs]
+        names = tuple((sym, text) for sym, text in spelled if text is not None)
+    frame = guard.user_frame if guard is not None else None
+    return Evidence(
+        cause=cause,
+        source=Source(source) if source else None,
+        expr=guard.expr if guard is not None else "",
+        names=names,
+        line=frame.line if frame is not None else "",
+        small=small,
+    )
+
+
+def is_size(evidence: Evidence) -> bool:
+    """Whether the evidence is about a tensor size (not an int)."""
+    return evidence.source is not None and evidence.source.is_size
+
+
+def setting(name: str, value: Any, explanation: str) -> Fix:
+    """A fix that is one torch setting, written as the assignment that applies it."""
+    return Fix(f"{name} = {value!r}", "setting", explanation, {name: value})
+
+
+def make_fix(code: str, kind: FixKind, explanation: str, **settings: Any) -> Fix:
+    """A fix whose settings are given by short keys: ``dynamic=``, ``unbacked=``, ``oblivious=``."""
+    return Fix(code, kind, explanation, {SETTING_NAMES[k]: v for k, v in settings.items()})
+
+
+SETTING_NAMES = {
+    "dynamic": DYNAMIC_SOURCES,
+    "unbacked": UNBACKED_SOURCES,
+    "oblivious": SIZE_OBLIVIOUS,
+}
+
+
+def markable(source: Source) -> tuple[str, str, int] | None:
+    """``(user's tensor name, Dynamo's tensor source, dim)`` of a size a user can mark."""
+    if source.tensor is None or source.dim is None:
+        return None
+    name = user_name(source.tensor)
+    return (name, source.tensor, source.dim) if name is not None else None

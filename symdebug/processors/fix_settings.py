@@ -1,0 +1,178 @@
+"""Fixes that are torch settings or marks on an input: what ``fix_plan`` can replay."""
+
+from __future__ import annotations
+
+from symdebug.model.types import Fix
+from symdebug.model.values import Source
+from symdebug.processors.fix_code import user_name
+from symdebug.processors.fix_evidence import (
+    DUCK_SHAPE,
+    DYNAMIC_SOURCES,
+    SIZE_OBLIVIOUS,
+    STATIC_BY_DEFAULT,
+    UNSPEC_INT_ON_MODULE,
+    Evidence,
+    make_fix,
+    markable,
+    setting,
+)
+
+
+def whole_program(why: str) -> Fix:
+    """``dynamic=True`` for every frame, after ``why`` (which may be empty)."""
+    return setting(
+        STATIC_BY_DEFAULT,
+        False,
+        f"{why}every size and int is dynamic from the first compile (what "
+        "torch.compile(dynamic=True) does); costs: guards and general kernels for sizes that "
+        "never change too.",
+    )
+
+
+def internal_name(source: Source) -> str:
+    """Why a Dynamo-internal source (``___stack0``) cannot be marked by the user."""
+    return (
+        f"{source} is Dynamo's name for an intermediate value at a graph break: marks do not "
+        "cross the eager code between graphs, so it cannot be marked; remove the graph break, "
+        "or: "
+    )
+
+
+def static_fixes(evidence: Evidence) -> list[Fix]:
+    """A size or int that was a constant on the first compile: mark it, or dynamic=True."""
+    source = evidence.source
+    if source is None:
+        return [whole_program("")]
+    if not source.is_size:
+        return _static_int(source)
+    marked = markable(source)
+    if marked is None:
+        return [whole_program(internal_name(source))]
+    name, tensor, dim = marked
+    mark = make_fix(
+        f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
+        "mark",
+        f"before the first call: {name}.shape[{dim}] is dynamic from the first compile, so "
+        "the recompile when it first changes goes away; if the code needs one value, torch "
+        "specializes it as before (mark_dynamic would raise instead).",
+        dynamic=f"{tensor}:{dim}",
+    )
+    return [mark, whole_program("")]
+
+
+def _static_int(source: Source) -> list[Fix]:
+    if source.attributes:
+        return [_unspec_module_int(source)]
+    name = user_name(source)
+    if name is None:
+        return [whole_program(internal_name(source))]
+    mark = setting(
+        DYNAMIC_SOURCES,
+        str(source),
+        f"ints are constants on the first compile, and automatic dynamic makes {name} dynamic "
+        "after it first changes; this makes it dynamic from the first compile (the setting "
+        "names the input as Dynamo does). No help when the code uses it as a Python int.",
+    )
+    return [mark, whole_program("")]
+
+
+def _unspec_module_int(source: Source) -> Fix:
+    name = user_name(source) or "the attribute"
+    return setting(
+        UNSPEC_INT_ON_MODULE,
+        True,
+        f"nn.Module int attributes are constants: each value of {name} compiles anew. This "
+        "makes them dynamic ints; no help where the code uses the int as a Python int (a loop "
+        "count, a size in a list).",
+    )
+
+
+def zero_one_fixes(evidence: Evidence) -> list[Fix]:
+    """A size of 0 or 1: size-oblivious reasoning first, then a mark, then unbacked."""
+    oblivious = setting(
+        SIZE_OBLIVIOUS,
+        True,
+        "a dynamic size of 0 or 1 stays symbolic: torch reasons as if it were >= 2 wherever "
+        "the result is the same, so sizes of 1 share the general graph. Costs: where the "
+        "program broadcasts a size of 1 or branches on it, torch may compile again or fail "
+        "at run time.",
+    )
+    marked = markable(evidence.source) if evidence.source is not None else None
+    if marked is None:
+        return [oblivious]
+    name, tensor, dim = marked
+    return [oblivious, _oblivious_mark(name, tensor, dim), _unbacked(name, tensor, dim)]
+
+
+def _oblivious_mark(name: str, tensor: str, dim: int) -> Fix:
+    return make_fix(
+        f"{SIZE_OBLIVIOUS} = True\ntorch._dynamo.maybe_mark_dynamic({name}, {dim})",
+        "mark",
+        f"the setting, and {name}.shape[{dim}] dynamic from the first call: a mark alone does "
+        "nothing for a size of 0 or 1 (the 0/1 rule specializes it anyway).",
+        oblivious=True,
+        dynamic=f"{tensor}:{dim}",
+    )
+
+
+def _unbacked(name: str, tensor: str, dim: int) -> Fix:
+    return make_fix(
+        f"torch._dynamo.decorators.mark_unbacked({name}, {dim})",
+        "mark",
+        f"{name}.shape[{dim}] gets no value at compile time at all: every branch, broadcast "
+        "or op that asks whether it is 1 raises a data-dependent error or breaks the graph "
+        "(on a Llama decode loop it added compiles). Try the setting first.",
+        unbacked=f"{tensor}:{dim}",
+    )
+
+
+def duck_fixes(evidence: Evidence) -> list[Fix]:  # noqa: ARG001 - a builder's signature
+    """Duck sizing: one symbol per input, not one per equal size."""
+    return [
+        setting(
+            DUCK_SHAPE,
+            False,
+            "sizes that are equal on the first call get one symbol each, so a later call "
+            "where they differ does not recompile; costs: torch no longer assumes they are "
+            "equal (more guards where an op needs them equal).",
+        )
+    ]
+
+
+def int_specialized_fixes(evidence: Evidence) -> list[Fix]:
+    """An int used as a Python value: a module setting, or pass it as a tensor."""
+    source = evidence.source
+    if source is None or source.is_size:
+        return []
+    if source.attributes:
+        return [_unspec_module_int(source)]
+    name = user_name(source)
+    if name is None or not name.isidentifier():
+        return []
+    return [
+        Fix(
+            f"{name} = torch.as_tensor({name})",
+            "code",
+            f"in the caller, before the compiled call: the code uses {name} as a Python int "
+            "(a loop count, an index), so each value compiles anew; pass it as a tensor and "
+            "compute with tensor ops (its value is then data, not a constant). A Python loop "
+            "over it cannot stay a loop: write it without one.",
+        )
+    ]
+
+
+def violated_fixes(evidence: Evidence) -> list[Fix]:
+    """mark_dynamic on a size the code fixes: maybe_mark_dynamic, or change the line."""
+    marked = markable(evidence.source) if evidence.source is not None else None
+    if marked is None:
+        return []
+    name, _, dim = marked
+    return [
+        Fix(
+            f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
+            "code",
+            f"instead of mark_dynamic: the user line fixes {name}.shape[{dim}] to one value, "
+            "which mark_dynamic turns into an error; maybe_mark_dynamic lets torch specialize "
+            "it (one compile per value). Or change that line so it needs no fixed size.",
+        )
+    ]
