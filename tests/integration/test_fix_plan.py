@@ -157,3 +157,29 @@ def test_cli_fix_prints_the_verified_plan(capsys: pytest.CaptureFixture[str]) ->
     assert "verified by replay" in out
     assert "scale (static_batch.py:6)       2      1" in out
     assert f"{DYNAMIC} = \"L['x']:0\"" in out
+
+
+def test_cli_run_with_fix_reports_then_plans(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from symdebug.cli import main
+
+    report = tmp_path / "report.html"
+    script = str(PROGRAMS / "duck_pair.py")
+    # Options go before the script: what follows it is the script's own command line.
+    assert main(["run", "-o", str(report), "--fix", "--max-replays", "3", script]) == 0
+    out = capsys.readouterr().out
+    assert report.exists() and "recompiles by cause: duck_sizing 1" in out
+    assert "torch.fx.experimental._config.use_duck_shape = False" in out.split("Fix plan")[1]
+
+
+def test_a_loaded_session_lends_its_fixes(tmp_path: Path) -> None:
+    workload = program("duck_pair").workload
+    with symdebug.capture() as live:
+        workload()
+    live.save(tmp_path / "run.json")
+    loaded = symdebug.load(tmp_path / "run.json")
+    plan = symdebug.fix_plan(workload, loaded, progress=False, max_replays=3)
+    assert plan.verified and plan.after == {"combine (duck_pair.py:6)": 1}
+    fixes = [f for r in loaded.recompiles for f in r.fixes if f.verified]
+    assert fixes and fixes[0].effect == "2 -> 1 compiles"
