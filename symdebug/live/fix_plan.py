@@ -144,11 +144,15 @@ def outputs_match(first: Any, second: Any) -> bool:
 
 
 def judge(baseline: Replay, run: Replay, best: int, *, compare: bool = True) -> str:
-    """Why ``run`` is not an improvement over ``best`` compiles; "" when it is."""
+    """Why ``run`` is not an improvement over ``best`` compiles; "" when it is.
+
+    Outputs are compared only when both runs finished: a run that raised has none.
+    """
     new_errors = [e for e in run.errors if e not in baseline.errors]
     if new_errors:
         return f"new error: {new_errors[0]}"
-    if compare and not run.errors and not outputs_match(baseline.outputs, run.outputs):
+    finished = not run.errors and not baseline.errors
+    if compare and finished and not outputs_match(baseline.outputs, run.outputs):
         return "outputs differ from the unchanged run"
     if run.total >= best:
         return f"{run.total} compiles, not fewer than {best}"

@@ -7,6 +7,7 @@ user's calls under them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from symdebug.model.types import Fix, Guard
@@ -56,18 +57,23 @@ def evidence_of(
     """The evidence of a cause about ``source``, with its guard's expression and user line."""
     names: tuple[tuple[str, str], ...] = ()
     if guard is not None and len(guard.symbols) == len(guard.sources):
-        pairs = zip(guard.symbols, guard.sources, strict=True)
-        spelled = [(sym, size_expression(src)) for sym, src in pairs]
-        names = tuple((sym, text) for sym, text in spelled if text is not None)
+        names = _spelled(tuple(guard.symbols), tuple(guard.sources))
     frame = guard.user_frame if guard is not None else None
     return Evidence(
         cause=cause,
-        source=Source(source) if source else None,
+        source=(source if type(source) is Source else Source(source)) if source else None,
         expr=guard.expr if guard is not None else "",
         names=names,
         line=frame.line if frame is not None else "",
         small=small,
     )
+
+
+@lru_cache(maxsize=16384)
+def _spelled(symbols: tuple[str, ...], sources: tuple[Source, ...]) -> tuple[tuple[str, str], ...]:
+    """Each symbol with its source as the user's code writes it (those that have a form)."""
+    spelled = [(sym, size_expression(src)) for sym, src in zip(symbols, sources, strict=True)]
+    return tuple((sym, text) for sym, text in spelled if text is not None)
 
 
 def is_size(evidence: Evidence) -> bool:

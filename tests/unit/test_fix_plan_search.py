@@ -48,6 +48,8 @@ def test_judge_names_what_is_wrong() -> None:
     assert judge(baseline, replay(3), 3) == "3 compiles, not fewer than 3"
     assert judge(baseline, replay(1, ["RuntimeError: x"], None), 3) == "new error: RuntimeError: x"
     assert judge(baseline, replay(1, outputs=2), 3) == "outputs differ from the unchanged run"
+    crashed = replay(3, ["RuntimeError: x"], None)  # nothing to compare with
+    assert judge(crashed, replay(1, outputs=2), 3) == ""
 
 
 def test_candidates_come_from_fix_settings_then_the_whole_program() -> None:
