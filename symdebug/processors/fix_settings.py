@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from symdebug.model.types import Fix
+from symdebug.model.index import FactIndex
+from symdebug.model.types import Fix, Recompile
 from symdebug.model.values import Source
-from symdebug.processors.fix_code import user_name
+from symdebug.processors.fix_code import size_expression, user_name
 from symdebug.processors.fix_evidence import (
     DUCK_SHAPE,
     DYNAMIC_SOURCES,
@@ -176,3 +177,34 @@ def violated_fixes(evidence: Evidence) -> list[Fix]:
             "it (one compile per value). Or change that line so it needs no fixed size.",
         )
     ]
+
+
+def _made_dynamic(recompile: Recompile, index: FactIndex) -> list[Source]:
+    """Inputs constant in the failed entry and dynamic in the recompile: automatic dynamic's."""
+    if recompile.failed_entry is None:
+        return []
+    before = index.symbols_of(recompile.failed_entry)
+    constant = {s for sym in before if sym.state == "static-by-default" for s in sym.sources}
+    after = index.symbols_of(recompile.compile_id)
+    found = [s for sym in after if sym.state == "dynamic" for s in sym.sources if s in constant]
+    return list(dict.fromkeys(found))
+
+
+def became_dynamic_fix(recompile: Recompile, index: FactIndex) -> Fix | None:
+    """Every input this recompile made dynamic, marked from the first call (one setting).
+
+    Torch reports only the first failing check, but automatic dynamic makes every input that
+    changed dynamic at once (a KV cache's keys and values); marking one is no help.
+    """
+    sources = _made_dynamic(recompile, index) if recompile.cause == "static_by_default" else []
+    dims = [f"{s.tensor}:{s.dim}" for s in sources if s.tensor is not None and "___" not in s]
+    if len(dims) < 2:
+        return None  # one input: the recompile's own mark says it
+    value = ",".join(dims)
+    names = ", ".join(size_expression(s) or str(s) for s in sources)
+    return setting(
+        DYNAMIC_SOURCES,
+        value,
+        f"the inputs this recompile made dynamic all at once ({names}), dynamic from the "
+        "first call; costs: the first compile is general for them too.",
+    )

@@ -36,6 +36,7 @@ from symdebug.processors.fix_evidence import (
     is_size,
 )
 from symdebug.processors.fix_settings import (
+    became_dynamic_fix,
     duck_fixes,
     int_specialized_fixes,
     static_fixes,
@@ -109,11 +110,12 @@ class FixTable:
         """The shared fixes of ``evidence`` (a new list, holding shared objects)."""
         answer = self._answers.get(evidence)
         if answer is None:
-            answer = [self._shared(fix) for fix in fixes_for(evidence)]
+            answer = [self.shared(fix) for fix in fixes_for(evidence)]
             self._answers[evidence] = answer
         return list(answer)
 
-    def _shared(self, fix: Fix) -> Fix:
+    def shared(self, fix: Fix) -> Fix:
+        """The session's one object equal to ``fix``."""
         key = (fix.code, fix.kind, fix.explanation, repr(sorted(fix.settings.items())))
         return self._fixes.setdefault(key, fix)
 
@@ -178,6 +180,10 @@ def suggest_fixes(facts: Facts) -> None:
         evidence = evidence_of(spec.cause, spec.source, first, small=_is_small(spec.value))
         spec.fixes = table.fixes(evidence)
         spec.fix = first_line(spec.fixes)
+    index = FactIndex(facts)
     for recompile in facts.recompiles:
+        together = became_dynamic_fix(recompile, index)
         recompile.fixes = table.fixes(_recompile_evidence(recompile))
+        if together is not None:
+            recompile.fixes.insert(0, table.shared(together))
         recompile.fix = first_line(recompile.fixes)

@@ -183,3 +183,17 @@ def test_a_loaded_session_lends_its_fixes(tmp_path: Path) -> None:
     assert plan.verified and plan.after == {"combine (duck_pair.py:6)": 1}
     fixes = [f for r in loaded.recompiles for f in r.fixes if f.verified]
     assert fixes and fixes[0].effect == "2 -> 1 compiles"
+
+
+def test_a_cache_whose_keys_and_values_grow_together() -> None:
+    plan, session = planned("kv_cache")
+    assert plan.before == {"attend (kv_cache.py:6)": 2}
+    assert plan.after == {"attend (kv_cache.py:6)": 1}
+    # torch names only the keys in the recompile reason; marking them alone changes nothing
+    assert plan.settings == {DYNAMIC: "L['keys']:1,L['values']:1"}
+    keys_only = next(t for t in plan.tried if t.settings == {DYNAMIC: "L['keys']:1"})
+    assert not keys_only.better and keys_only.replay.total == 2
+    first = session.recompiles[0].fixes[0]
+    assert first.verified is True and "(keys.shape[1], values.shape[1])" in first.explanation
+    assert_verified(plan)
+    assert_reproduced("kv_cache", plan)

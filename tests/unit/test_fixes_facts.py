@@ -281,3 +281,26 @@ def test_fix_text_shows_code_kind_and_verification() -> None:
     ]
     one = Fix("x[:, -1]", "code", "")
     assert fix_lines(one, "") == ["fix: x[:, -1]  [code; not tried]"]
+
+
+def test_a_recompile_that_made_several_inputs_dynamic_marks_them_together() -> None:
+    from symdebug.model.types import Recompile, Symbol
+
+    keys, values = "L['k'].size()[1]", "L['v'].size()[1]"
+    facts = Facts(
+        symbols=[
+            Symbol("6", [Source(keys)], "0/0", 6, state="static-by-default"),
+            Symbol("6", [Source(values)], "0/0", 6, state="static-by-default"),
+            Symbol("s0", [Source(keys)], "0/1", 7),
+            Symbol("s1", [Source(values)], "0/1", 7),
+        ],
+        recompiles=[Recompile("0/1", "0/0", ["0/0: tensor 'k' size mismatch at index 1"])],
+    )
+    facts.recompiles[0].cause = "static_by_default"
+    suggest_fixes(facts)
+    first = facts.recompiles[0].fixes[0]
+    assert first.settings == {DYNAMIC_SOURCES: "L['k']:1,L['v']:1"}
+    assert ast.parse(first.code) and "(k.shape[1], v.shape[1])" in first.explanation
+    facts.symbols[3].state = "static-by-default"  # one input only: its own mark says it
+    suggest_fixes(facts)
+    assert all("L['v']" not in str(f.settings) for f in facts.recompiles[0].fixes)
