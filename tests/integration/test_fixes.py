@@ -20,7 +20,9 @@ from symdebug.model.types import Fix
 from symdebug.processors.fix_code import is_user_code
 from symdebug.processors.fixes import SIZE_OBLIVIOUS, STATIC_BY_DEFAULT
 
-SHOWN = ("Eq(", "Ne(", "Mod(", "___", "L[")
+#: Never anywhere in a fix's code; Dynamo's scopes (``L[``) only inside a setting's string,
+#: which names the input as Dynamo does (``is_user_code`` checks that).
+SHOWN = ("Eq(", "Ne(", "Mod(", "___")
 
 
 def all_fixes(session: symdebug.Session) -> list[tuple[str, Fix]]:
