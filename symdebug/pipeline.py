@@ -22,6 +22,7 @@ from functools import partial
 from symdebug.events import EventStream
 from symdebug.model.compile_builder import build_compile
 from symdebug.model.compile_events import CompileEvents, group_by_compile
+from symdebug.model.graph_breaks_builder import build_graph_breaks
 from symdebug.model.graph_dump import parse_nodes
 from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.guards_builder import build_guards
@@ -34,6 +35,8 @@ from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.cells import alias_files
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.fixes import suggest_fixes
+from symdebug.processors.graph_break_steps import explain_graph_breaks
+from symdebug.processors.graph_breaks import link_graph_breaks
 from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
 from symdebug.processors.recompiles import link_recompiles
@@ -95,7 +98,7 @@ ENRICHING: tuple[Pass, ...] = (
         link_recompiles,
         reads="compiles.recompile_reasons specializations.cause guards.cause guards.sources"
         " guards.status guards.user_stack guards.framework_stack symbols.hint",
-        writes="recompiles",
+        writes="recompiles compiles.name",
     ),
     _pass(
         "symbol states",
@@ -110,6 +113,14 @@ ENRICHING: tuple[Pass, ...] = (
         " recompiles.sources symbols.state symbols.cause constant_symbols",
         writes="guards.fix specializations.fix recompiles.fix symbols.fix"
         " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
+    ),
+    _pass(
+        "graph breaks",
+        link_graph_breaks,
+        reads="graph_breaks.user_stack graph_breaks.skipped graph_breaks.reason"
+        " graph_breaks.explanation compiles symbols.hint",
+        writes="graph_breaks.resume_frames graph_breaks.resume_compiles graph_breaks.lost"
+        " graph_breaks.fixes",
     ),
     _pass(
         "baked-in dims",
@@ -129,6 +140,15 @@ EXPLAINING = _pass(
 )
 
 
+#: After the explanations: what a graph break cost an input is a step of its answer.
+BREAK_STEPS = _pass(
+    "graph break steps",
+    explain_graph_breaks,
+    reads="explanations graph_breaks.lost graph_breaks.fixes graph_breaks.user_frame file_names",
+    writes="explanations.steps explanations.fixes",
+)
+
+
 def renaming(aliases: Mapping[str, str]) -> Pass:
     """Notebook cells as ``Cell [N]``: after every pass that matches torch's own file names.
 
@@ -140,7 +160,7 @@ def renaming(aliases: Mapping[str, str]) -> Pass:
 
 def passes(aliases: Mapping[str, str] | None = None) -> tuple[Pass, ...]:
     """Every pass, in order, for a stream with these file aliases."""
-    return (*ENRICHING, renaming(aliases or {}), EXPLAINING)
+    return (*ENRICHING, renaming(aliases or {}), EXPLAINING, BREAK_STEPS)
 
 
 #: The passes of a stream without file aliases (declared order, checked below).
@@ -190,6 +210,7 @@ def build_compile_facts(facts: Facts, group: CompileEvents, reader: StackReader)
     facts.fx_nodes.extend(parse_nodes(payload, group.compile_id) if payload else [])
     facts.kernels.extend(kernels)
     facts.graph_code.extend(graph_code)
+    facts.graph_breaks.extend(build_graph_breaks(group))
 
 
 def _build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> None:

@@ -17,6 +17,7 @@ from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes
 from symdebug.model.types import (
     Compile,
     Facts,
+    GraphBreak,
     Guard,
     Recompile,
     SourceExplanation,
@@ -87,6 +88,15 @@ class Session:
     def explanations(self) -> list[SourceExplanation]:
         """Why each input is dynamic or a constant, one per input (what ``why`` reads)."""
         return self.facts.explanations
+
+    @property
+    def graph_breaks(self) -> list[GraphBreak]:
+        """Where Dynamo stopped tracing: reason, user line, resume frames, lost dynamism.
+
+        A frame torch skipped for good (``Unsupported``: it runs eagerly) is a break with
+        ``skipped`` set and no resume frame.
+        """
+        return self.facts.graph_breaks
 
     @property
     def problems(self) -> dict[str, int]:

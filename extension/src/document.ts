@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 5;
-export const MIME_TYPE = "application/vnd.symdebug.session.v5+json";
+export const SCHEMA_VERSION = 6;
+export const MIME_TYPE = "application/vnd.symdebug.session.v6+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -19,6 +19,10 @@ export type Cause =
   | "inductor"
   | "backward"
   | "mark_dynamic_violated"
+  | "mark_static"
+  | "length"
+  | "identity"
+  | "dynamic_false"
   | "unknown";
 
 export type Phase = "dynamo" | "aot" | "inductor" | "unknown";
@@ -31,7 +35,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v5). */
+/** The session document (schema v6). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -43,6 +47,7 @@ export interface Session {
   kernels: Kernel[];
   graph_code: GraphCode[];
   explanations: SourceExplanation[];
+  graph_breaks: GraphBreak[];
   sweeps: Record<string, unknown>[];
   problems: Record<string, number>;
   problem_examples: string[];
@@ -71,6 +76,8 @@ export interface Compile {
   dynamic: boolean | null;
   inputs: InputDim[];
   marked_dynamic: string[];
+  marked_static: string[];
+  automatic_dynamic: boolean | null;
   shape_checks: ShapeCheck[];
   signature: Signature | null;
   tensors: Record<string, TensorMeta>;
@@ -200,6 +207,21 @@ export interface SourceExplanation {
   steps: WhyStep[];
 }
 
+/** Where Dynamo stopped tracing a frame, why, and what the rest of the frame lost. */
+export interface GraphBreak {
+  compile_id: string;
+  reason: string;
+  explanation: string;
+  user_frame: Frame | null;
+  user_stack: Frame[];
+  framework_frame: Frame | null;
+  skipped: boolean;
+  resume_frames: string[];
+  resume_compiles: string[];
+  lost: LostDynamism[];
+  fixes: Fix[];
+}
+
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */
 export interface InputDim {
   source: string;
@@ -280,4 +302,14 @@ export interface WhyStep {
   text: string;
   guard: string | null;
   frame: Frame | null;
+}
+
+/** A size (or int) dynamic before a graph break, a constant in a resume frame after it. */
+export interface LostDynamism {
+  source: string;
+  symbol: string;
+  value: number | string;
+  resume_compile: string;
+  resume_sources: string[];
+  marked: boolean;
 }

@@ -2,7 +2,7 @@
 
 import type { SweepData } from "./chart";
 import { sweepChart } from "./chart";
-import type { Fix, Frame, Guard, Kernel, Session, WhyStep } from "./document";
+import type { Fix, Frame, GraphBreak, Guard, Kernel, Session, WhyStep } from "./document";
 import { h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
 import {
@@ -88,7 +88,42 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
         h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` ${r.compile_id}: ${r.reasons[0] ?? ""}`),
       );
     }
+    const ids = new Set(frame.compiles.map((c) => c.compile_id));
+    for (const b of (session.graph_breaks ?? []).filter((b) => ids.has(b.compile_id))) {
+      root.appendChild(graphBreakView(b, host));
+    }
   }
+  return root;
+}
+
+/** A graph break: its line and reason, the resume frame (or the skip), what it lost, its fixes. */
+export function graphBreakView(b: GraphBreak, host: Host = {}): HTMLElement {
+  const after = b.skipped
+    ? "frame skipped for good (it runs eagerly, uncompiled)"
+    : `resume frame ${b.resume_frames.join(", ") || "?"} (${b.resume_compiles.join(", ") || "not compiled"})`;
+  const at = b.user_frame ? frameLink(b.user_frame, host) : h("code", {}, "(unknown line)");
+  const root = h(
+    "div",
+    { class: "graph-break", "data-compile": b.compile_id },
+    h("span", { class: "cause graph_break" }, "graph break"),
+    " at ",
+    at,
+    `: ${b.reason} → ${after}`,
+  );
+  if (b.user_frame?.line) root.appendChild(h("pre", { class: "code" }, b.user_frame.line));
+  for (const l of b.lost) {
+    const marked = l.marked ? "marked dynamic" : `dynamic (${l.symbol})`;
+    root.appendChild(
+      h(
+        "div",
+        { class: "lost" },
+        `lost dynamism: ${l.source} was ${marked} in ${b.compile_id}; the resume compile ${l.resume_compile} ` +
+          `got ${l.resume_sources.join(", ")} = ${l.value} as a constant`,
+      ),
+    );
+  }
+  const fixes = fixesView(b.fixes);
+  if (fixes) root.appendChild(fixes);
   return root;
 }
 

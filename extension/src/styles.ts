@@ -24,6 +24,7 @@ export const STYLES = `
 .sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }
 .sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }
 .sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }
+.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }
 .sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }
 .sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }
 .sd .compile.failed { border-color: #cf222e; color: #cf222e; }

@@ -74,6 +74,8 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     dynamic: true,
     inputs: [],
     marked_dynamic: [],
+    marked_static: [],
+    automatic_dynamic: null,
     shape_checks: [],
     signature: null,
     tensors: {},
@@ -131,6 +133,7 @@ const session: Session = {
   fx_nodes: [],
   kernels: [],
   graph_code: [],
+  graph_breaks: [],
   sweeps: [],
   compiles: [compile("0/0", 0), compile("0/1", 1, ["0/0: 5 <= x.size()[0]"])],
   guards: [

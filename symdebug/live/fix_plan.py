@@ -102,11 +102,13 @@ def merged(plan: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any] | None
 
 
 def fixes_of(facts: Facts) -> Iterator[Fix]:
-    """Every fix the facts suggest against a recompile, most specific first."""
+    """Every fix the facts suggest against a recompile or a graph break, most specific first."""
     for recompile in facts.recompiles:
         spec = recompile.specialization
         yield from recompile.fixes
         yield from (spec.fixes if spec is not None else [])
+    for graph_break in facts.graph_breaks:
+        yield from graph_break.fixes
 
 
 def candidates(facts: Iterable[Facts]) -> list[dict[str, Any]]:

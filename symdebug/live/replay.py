@@ -67,19 +67,21 @@ def compiles_per_frame(facts: Facts) -> dict[str, int]:
 
 
 def compile_errors(facts: Facts) -> list[str]:
-    """One line per failed compile: the frame and what torch raised."""
+    """One line per failed compile: the frame and the first line of what torch raised."""
     return [
-        f"{frame_label(c)}: {c.fail_type or 'compile failed'}: {(c.fail_reason or '').strip()}"[
-            :300
-        ].rstrip(": ")
+        f"{frame_label(c)}: {c.fail_type or 'compile failed'}: {_first(c.fail_reason)}"[:300]
         for c in facts.compiles
         if c.status == "failed"
     ]
 
 
+def _first(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0] if lines else ""
+
+
 def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
+    return f"{type(error).__name__}: {_first(str(error))}"[:300]
 
 
 def _copied(value: Any) -> Any:

@@ -19,7 +19,8 @@ def effect(before: Replay, trial: Trial) -> str:
 
 def all_fixes(facts: Facts) -> Iterable[Fix]:
     """Every fix object the facts hold, on any fact."""
-    for items in (facts.guards, facts.symbols, facts.specializations, facts.recompiles):
+    records = (facts.guards, facts.symbols, facts.specializations, facts.recompiles)
+    for items in (*records, facts.graph_breaks):
         for item in items:
             yield from item.fixes
 

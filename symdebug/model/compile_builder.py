@@ -16,13 +16,18 @@ from symdebug.model.types import Compile, InputDim, ShapeCheck, Signature, Symbo
 from symdebug.model.values import CompileStatus, Source
 
 
-def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
+def _config_flag(metrics: Mapping[str, Any], name: str) -> bool | None:
+    """One boolean of Dynamo's config as the compile logged it, or None."""
     config = metrics.get("dynamo_config")
     if isinstance(config, str):
         config = _config_of(config)
-    if not isinstance(config, dict) or "assume_static_by_default" not in config:
+    if not isinstance(config, dict) or name not in config:
         return None
-    return bool(config["assume_static_by_default"])
+    return bool(config[name])
+
+
+def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
+    return _config_flag(metrics, "assume_static_by_default")
 
 
 @lru_cache(maxsize=256)
@@ -136,6 +141,8 @@ def build_compile(
         dynamic=None if static is None else not static,
         inputs=_inputs(tree, symbols),
         marked_dynamic=[Source(s) for s in tree.marked_dynamic],
+        marked_static=[Source(s) for s in tree.marked_static],
+        automatic_dynamic=_config_flag(metrics, "automatic_dynamic_shapes"),
         shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
         signature=_signature(group),
         tensors=_tensor_metas(group),

@@ -11,8 +11,9 @@ from symdebug.model.values import CompileId
 
 Identity = tuple[int | None, int, int]
 
-#: Emitted once per compile, before the first attempt: kept across restarts.
-ONCE_PER_COMPILE = frozenset({"artifact:recompile_reasons"})
+#: Kept across restarts: emitted once per compile before the first attempt, or (a graph
+#: break's reason) only by the attempt that the break restarted.
+ONCE_PER_COMPILE = frozenset({"artifact:recompile_reasons", "artifact:dynamo_graph_break_reason"})
 
 
 @dataclass(slots=True)

@@ -24,14 +24,14 @@ _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\
 _LENGTH = re.compile(r"LENGTH_CHECK: (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$")
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 _MARKED = re.compile(
-    r"getattr\((?P<source>.+?), '_dynamo_(?:weak_)?dynamic_indices', set\(\)\)"
+    r"getattr\((?P<source>.+?), '_dynamo_(?P<mark>weak_dynamic|dynamic|static)_indices', set\(\)\)"
     r"\.issubset\(\{(?P<dims>[\d, ]+)\}\)"
 )
 #: A lambda guard holding one of these is not a shape guard.
 _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 # The literal part each pattern needs: a line without it cannot match, so it is not searched.
 _GLOBAL_LITERAL = "GLOBAL_STATE:"
-_MARKED_LITERAL = "dynamic_indices', set()).issubset({"
+_MARKED_LITERAL = "_indices', set()).issubset({"
 _TENSOR_LITERAL = "TENSOR_MATCH: check_tensor("
 _LENGTH_LITERAL = "LENGTH_CHECK: len("
 _EQUALS_LITERAL = "EQUALS_MATCH: "
@@ -64,6 +64,7 @@ class GuardTree:
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
     shape_lines: list[ShapeLine] = field(default_factory=list)
     marked_dynamic: list[str] = field(default_factory=list)
+    marked_static: list[str] = field(default_factory=list)
     global_state: dict[str, Any] = field(default_factory=dict)
 
 
@@ -83,6 +84,11 @@ def _global_state(line: str) -> tuple[tuple[str, Any], ...]:
 def _marked(match: re.Match[str]) -> tuple[Source, ...]:
     dims = sorted(int(d) for d in match["dims"].split(",") if d.strip())
     return tuple(Source.size(match["source"], d) for d in dims)
+
+
+def _mark_kind(match: re.Match[str]) -> str:
+    """``static`` for ``mark_static``'s indices, ``marked`` for the dynamic marks."""
+    return "static" if match["mark"] == "static" else "marked"
 
 
 def _tensor(
@@ -109,7 +115,7 @@ def _note(match: re.Match[str]) -> str:
 
 #: In priority order: the fixed text a line needs, its pattern, and what a match holds.
 _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
-    (_MARKED_LITERAL, _MARKED, lambda m: ("marked", _marked(m))),
+    (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
     (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
     (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", (m["code"], _note(m)))),
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
@@ -137,6 +143,8 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
         tree.global_state = dict(data)
     elif kind == "marked":
         tree.marked_dynamic += data
+    elif kind == "static":
+        tree.marked_static += data
     elif kind == "tensor":
         source, sizes, strides, note = data
         tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note))

@@ -16,6 +16,16 @@ _SIZE = re.compile(
     r"expected (?P<expected>-?\d+), actual (?P<actual>-?\d+)"
 )
 _EQUALS = re.compile(r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+)\s*(?:#|$)")
+_LENGTH = re.compile(r"^len\((?P<subject>.+?)\) == (?P<value>\d+)\s*(?:#|$)")
+#: Checks on what an object is rather than on a size: its identity (``ID_MATCH``), its type
+#: (``TYPE_MATCH``), a tensor where another type was, a function where something else was.
+_IDENTITY = (
+    re.compile(r"___check_(?P<what>obj|type)_id\((?P<subject>[^,]+), -?\d+\)"),
+    re.compile(r"expected type of '(?P<subject>[^']+)' to be a (?P<what>tensor) type"),
+    re.compile(r"(?P<what>\w+)GuardAccessor: Not a function on (?P<subject>[\w.\[\]'\"]+)"),
+    re.compile(r"^(?P<subject>[\w.\[\]'\"]+) is (?P<what>(?:not )?None)\s*(?:#|$)"),
+)
+_TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
 _USER_LOC = re.compile(
     r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
 )
@@ -37,6 +47,10 @@ class Reason:
     user_line: int | None = None
     user_fn: str | None = None
     framework_loc: str | None = None
+    #: For an identity or type check: what it was about (``identity``, ``type``, ``tensor``,
+    #: ``None``) and the type of the object the compile saw (``builtin_function_or_method``).
+    identity: str | None = None
+    type_name: str | None = None
 
     @property
     def code(self) -> str:
@@ -59,7 +73,17 @@ def split_payload(payload: str | None) -> list[str]:
     return [text]
 
 
+def _identity(text: str) -> re.Match[str] | None:
+    return next((m for pattern in _IDENTITY if (m := pattern.search(text)) is not None), None)
+
+
 def _kind(text: str) -> str:
+    if _LENGTH.search(text):
+        return "length"
+    return "identity" if _identity(text) is not None else _size_kind(text)
+
+
+def _size_kind(text: str) -> str:
     if "duck sizing" in text:
         return "duck_sizing"
     if "0/1 specialization" in text:
@@ -84,10 +108,47 @@ def parse_reason(raw: str) -> Reason:
         reason.kind = "tensor_mismatch" if size["what"] == "size" else "stride_mismatch"
     if (equals := _EQUALS.search(text)) is not None:
         reason.source = equals["source"]
+    if reason.kind == "length" and (length := _LENGTH.search(text)) is not None:
+        reason.source = length["subject"]
+    if reason.kind == "identity":
+        _read_identity(reason)
     if (loc := _USER_LOC.search(text)) is not None:
         reason.user_file, reason.user_line = loc["file"].strip(), int(loc["line"])
         reason.user_fn, reason.framework_loc = loc["fn"], loc["fw"]
     return reason
+
+
+_IDENTITY_WHAT = {
+    "obj": "identity",
+    "type": "type",
+    "tensor": "type",
+    "FuncDefaults": "type",
+    "Code": "type",
+}
+
+
+def _read_identity(reason: Reason) -> None:
+    """The object an identity or type check is about, and what it checked."""
+    match = _identity(reason.text)
+    if match is None:
+        return
+    what = match["what"]
+    subject = match["subject"].strip()
+    reason.source = subject.removesuffix(".__code__")
+    reason.identity = "None" if "None" in what else _IDENTITY_WHAT.get(what, "identity")
+    if (found := _TYPE.search(reason.text)) is not None:
+        reason.type_name = found["type"]
+
+
+def identity_change(reason: Reason) -> str:
+    """What an identity or type check found changed, in words (``fn`` is another object)."""
+    name = reason.source or "an input"
+    seen = f" (a {reason.type_name} when compiled)" if reason.type_name else ""
+    if reason.identity == "None":
+        return f"{name} was None in one call and not in another"
+    if reason.identity == "type":
+        return f"{name} has another type than the compile saw{seen}"
+    return f"{name} is another object than the compile saw{seen}"
 
 
 def first_reason_line(reasons: list[str]) -> str:

@@ -20,8 +20,10 @@ from symdebug.model.types import (
     Facts,
     Fix,
     Frame,
+    GraphBreak,
     Guard,
     InputDim,
+    LostDynamism,
     Recompile,
     ShapeCheck,
     Signature,
@@ -32,7 +34,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -45,7 +47,8 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: one's text.  An older document's fixes were text, not code: they are not read as code
 #: (``fixes`` reads empty) and the session that reads it suggests them again
 #: (:func:`stale_fixes`).
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+#: v6 added graph breaks (``graph_breaks``); an older document reads with none.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -130,6 +133,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "kernels": [dataclasses.asdict(k) for k in facts.kernels],
         "graph_code": [dataclasses.asdict(g) for g in facts.graph_code],
         "explanations": [_plain(e) for e in facts.explanations],
+        "graph_breaks": [_plain(b) for b in facts.graph_breaks],
         "sweeps": facts.sweeps,
     }
 
@@ -231,6 +235,19 @@ def _explanation(
     )
 
 
+def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
+    return GraphBreak(
+        **dict(
+            data,
+            user_frame=_maybe_frame(data.get("user_frame")),
+            user_stack=_frames(data.get("user_stack")),
+            framework_frame=_maybe_frame(data.get("framework_frame")),
+            lost=[LostDynamism(**item) for item in data.get("lost", [])],
+            fixes=fixes.read(data.get("fixes")),
+        )
+    )
+
+
 def _compile(data: dict[str, Any]) -> Compile:
     signature = data.get("signature")
     return Compile(
@@ -289,6 +306,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         kernels=[_kernel(d) for d in document.get("kernels", [])],
         graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
         explanations=[_explanation(d, guards, fixes) for d in explanations],
+        graph_breaks=[_graph_break(d, fixes) for d in document.get("graph_breaks", [])],
         sweeps=list(document.get("sweeps", [])),
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),

@@ -255,6 +255,11 @@ class Compile:
     dynamic: bool | None = None
     inputs: list[InputDim] = field(default_factory=list)
     marked_dynamic: list[Source] = field(default_factory=list)
+    #: Dims the user marked static (``torch._dynamo.mark_static``): a new size recompiles.
+    marked_static: list[Source] = field(default_factory=list)
+    #: Dynamo's ``automatic_dynamic_shapes``: False under ``torch.compile(dynamic=False)``,
+    #: where a size that changes is never made dynamic.  None when the log does not say.
+    automatic_dynamic: bool | None = None
     shape_checks: list[ShapeCheck] = field(default_factory=list)
     signature: Signature | None = None
     tensors: dict[str, TensorMeta] = field(default_factory=dict)
@@ -268,11 +273,86 @@ class Compile:
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
         self.marked_dynamic = [Source(s) for s in self.marked_dynamic]
+        self.marked_static = [Source(s) for s in self.marked_static]
 
     @property
     def frame_key(self) -> tuple[int, int]:
         """Sort key: frame, then compile number."""
         return (self.frame_id, self.frame_compile_id)
+
+
+@dataclass(slots=True)
+class LostDynamism:
+    """A size (or int) dynamic before a graph break, a constant in a resume frame after it.
+
+    The resume frame receives a new tensor (or a plain int): a ``mark_dynamic`` on the
+    caller's tensor does not follow it, so its first compile is static and a new size
+    recompiles it.  The resume frame's input is found by value (the hint of the size's
+    symbol), so ``resume_sources`` may name more than one.
+    """
+
+    source: Source
+    symbol: str
+    value: int | str
+    resume_compile: CompileId
+    resume_sources: list[Source] = field(default_factory=list)
+    #: Whether the broken frame's input was marked (``mark_dynamic``), not only symbolic.
+    marked: bool = False
+
+    def __post_init__(self) -> None:
+        self.source = Source(self.source)
+        self.resume_compile = CompileId(self.resume_compile)
+        self.resume_sources = [Source(s) for s in self.resume_sources]
+
+
+@dataclass(slots=True)
+class GraphBreak:
+    """Where Dynamo stopped tracing a frame, why, and what the rest of the frame lost.
+
+    Attributes
+    ----------
+    compile_id
+        The compile the break ended (its graph holds the code before the break).
+    reason
+        Torch's headline (``Failed to trace builtin operator``).
+    explanation
+        Torch's explanation and hints, as it wrote them.
+    user_frame
+        The user line that broke the graph; ``user_stack`` has the user frames around it.
+    framework_frame
+        The innermost Dynamo frame that gave up (``symbolic_convert.py ... CALL``).
+    skipped
+        True when torch skipped the whole frame for good (it runs eagerly, no resume frame).
+    resume_frames, resume_compiles
+        The resume functions the break created (``torch_dynamo_resume_in_f_at_13``) and
+        their compiles.
+    lost
+        The dynamic sizes of the broken compile that are constants in a resume compile.
+    fixes
+        What would avoid the break or its cost, best first.
+    """
+
+    compile_id: CompileId
+    reason: str
+    explanation: str = ""
+    user_frame: Frame | None = None
+    user_stack: list[Frame] = field(default_factory=list)
+    framework_frame: Frame | None = None
+    skipped: bool = False
+    resume_frames: list[str] = field(default_factory=list)
+    resume_compiles: list[CompileId] = field(default_factory=list)
+    lost: list[LostDynamism] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.compile_id = CompileId(self.compile_id)
+        self.resume_compiles = [CompileId(c) for c in self.resume_compiles]
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the user line, or ``(unknown line)``."""
+        frame = self.user_frame
+        return f"{frame.filename}:{frame.lineno}" if frame is not None else "(unknown line)"
 
 
 @dataclass(slots=True)
@@ -327,6 +407,7 @@ class Facts:
     kernels: list[Kernel] = field(default_factory=list)
     graph_code: list[GraphCode] = field(default_factory=list)
     explanations: list[SourceExplanation] = field(default_factory=list)
+    graph_breaks: list[GraphBreak] = field(default_factory=list)
     sweeps: list[dict[str, Any]] = field(default_factory=list)
     problems: dict[str, int] = field(default_factory=dict)
     problem_examples: list[str] = field(default_factory=list)

@@ -22,6 +22,10 @@ Cause = Literal[
     "inductor",
     "backward",
     "mark_dynamic_violated",
+    "mark_static",
+    "length",
+    "identity",
+    "dynamic_false",
     "unknown",
 ]
 GuardStatus = Literal["installed", "suppressed", "runtime-assert", "ignored"]

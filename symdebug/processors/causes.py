@@ -44,6 +44,19 @@ def _is_op_frame(filename: str, name: str) -> bool:
     return running_node or any(part in path for part in OP_FILES)
 
 
+def framework_cause(location: str) -> Cause | None:
+    """The cause a framework frame alone shows (``_prims_common/__init__.py:285 in f``).
+
+    For a recompile whose check no guard of the log explains: torch names the framework
+    line next to the user's, and an operator's meta or Inductor there is the cause.
+    """
+    filename, _, name = location.partition(" in ")
+    path = "/" + posix_path(filename.rsplit(":", 1)[0]).lstrip("./")  # torch shortens it
+    if "/_inductor/" in path:
+        return "inductor"
+    return "op_requirement" if _is_op_frame(path, name.strip()) else None
+
+
 def _op_evidence(guard: Guard) -> bool:
     """An operator needed the guard: the node being run, op frames, or AOT tracing."""
     exact_node = guard.fx_node is not None and not guard.fx_node_inferred
@@ -117,26 +130,45 @@ def specialization_cause(
     dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.  A
     dim marked dynamic (``mark_dynamic``) that was 0 or 1 was made a constant by that rule too.
     """
-    if _violated(spec, compile_):
-        return "mark_dynamic_violated"
+    marking = _marking_cause(spec, compile_)
+    if marking is not None:
+        return marking
     if spec.guards:
         cause = spec.guards[0].cause
         return "int_specialized" if spec.kind == "int" and cause == "unknown" else cause
     static_compile = compile_ is not None and compile_.dynamic is False
     marked = compile_ is not None and spec.source in compile_.marked_dynamic
+    static = _static_cause(compile_)
     if spec.kind == "int":
         is_argument = spec.source.count("[") == 1 and not spec.source.attributes
         unchanged = not _value_changed_before(spec, history)
-        return (
-            "static_by_default"
-            if static_compile and is_argument and unchanged
-            else "int_specialized"
-        )
+        if static == "dynamic_false" and is_argument:
+            return static
+        return static if static_compile and is_argument and unchanged else "int_specialized"
     if spec.value in (0, 1) and (
         not static_compile or was_dynamic or marked or _value_changed_before(spec, history)
     ):
         return "zero_one"
-    return "static_by_default" if static_compile else "unknown"
+    return static if static_compile else "unknown"
+
+
+def _marking_cause(spec: Specialization, compile_: Compile | None) -> Cause | None:
+    """What the user's marks decided: ``mark_dynamic`` violated, or ``mark_static``."""
+    if _violated(spec, compile_):
+        return "mark_dynamic_violated"
+    if compile_ is not None and spec.source in compile_.marked_static:
+        return "mark_static"
+    return None
+
+
+def _static_cause(compile_: Compile | None) -> Cause:
+    """Why a size of a static compile is a constant: the default, or ``dynamic=False``.
+
+    Under ``dynamic=False`` (automatic dynamic off) a size that changes is never made
+    dynamic: each new value compiles again, up to the recompile limit.
+    """
+    off = compile_ is not None and compile_.automatic_dynamic is False
+    return "dynamic_false" if off else "static_by_default"
 
 
 def classify_specializations(facts: Facts) -> None:

@@ -32,3 +32,6 @@ def alias_files(facts: Facts, aliases: Mapping[str, str]) -> None:
         node.filename = aliases.get(node.filename, node.filename)
     for compile_ in facts.compiles:
         compile_.filename = aliases.get(compile_.filename, compile_.filename)
+    for graph_break in facts.graph_breaks:
+        graph_break.user_stack = [_renamed(frame, aliases) for frame in graph_break.user_stack]
+        graph_break.user_frame = _renamed_or_none(graph_break.user_frame, aliases)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from symdebug.model.types import Fix
 from symdebug.processors.fix_code import (
     branch_condition,
@@ -10,7 +12,7 @@ from symdebug.processors.fix_code import (
     pins_a_size,
     python_expression,
 )
-from symdebug.processors.fix_evidence import Evidence, markable
+from symdebug.processors.fix_evidence import SIZE_OBLIVIOUS, Evidence, markable, setting
 
 
 def _condition(evidence: Evidence) -> str | None:
@@ -42,10 +44,17 @@ def branch_fixes(evidence: Evidence) -> list[Fix]:
     ]
 
 
+#: ``Ne((s17//2), 1)``: whether a size is 1 (a stride check, a broadcast), not a divisibility.
+#: Also as torch words a failed check (``(y.size()[0] // 2) != 1``) when no guard holds it.
+_SIZE_ONE = re.compile(r"^(?:(?:Eq|Ne)\((?P<size>.+), 1\)|(?P<check>.+) [!=]= 1)$")
+
+
 def op_requirement_fixes(evidence: Evidence) -> list[Fix]:
-    """An op that needs a size fact: a computed index, a divisibility, equal sizes."""
-    if pins_a_size(evidence.expr):
+    """An op that needs a size fact: an index, a size of 1, a divisibility, equal sizes."""
+    if pins_a_size(evidence.expr) and _SIZE_ONE.match(evidence.expr) is None:
         return _index_fixes(evidence)
+    if (one := _SIZE_ONE.match(evidence.expr)) is not None:
+        return _size_one(evidence, one["size"] or one["check"])
     k = divisor(evidence.expr)
     if k is not None:
         return _padding(evidence, k)
@@ -116,5 +125,25 @@ def _equal_sizes(evidence: Evidence) -> list[Fix]:
             "only if these sizes are equal on every call: it asserts this for every future "
             "call, and a call where they differ (a size of 1 that broadcasts) then raises "
             "instead of recompiling.",
+        )
+    ]
+
+
+def _size_one(evidence: Evidence, size: str) -> list[Fix]:
+    """The op asked whether a size is 1: one compile for 1 and one for the rest.
+
+    ``check_contiguous_sizes_strides`` skips the stride of a size-1 dim, broadcasting
+    treats it apart; size-oblivious reasoning assumes it is not 1.
+    """
+    text = python_expression(size, dict(evidence.names)) or size.replace(".size()[", ".shape[")
+    return [
+        setting(
+            SIZE_OBLIVIOUS,
+            True,
+            f"the op checks whether {text} is 1 (a dim of size 1 has no stride to check, or "
+            "it broadcasts), so sizes 1 and the others compile apart; size-oblivious "
+            "reasoning assumes it is not 1 wherever the result is the same. Costs: where the "
+            "program broadcasts a size of 1 or branches on it, torch may compile again or "
+            "fail at run time.",
         )
     ]

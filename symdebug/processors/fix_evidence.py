@@ -20,6 +20,9 @@ STATIC_BY_DEFAULT = "torch._dynamo.config.assume_static_by_default"
 SIZE_OBLIVIOUS = "torch.fx.experimental._config.backed_size_oblivious"
 DUCK_SHAPE = "torch.fx.experimental._config.use_duck_shape"
 UNSPEC_INT_ON_MODULE = "torch._dynamo.config.allow_unspec_int_on_nn_module"
+RECOMPILE_LIMIT = "torch._dynamo.config.recompile_limit"
+#: torch's default ``recompile_limit``: a fix that raises it doubles this.
+DEFAULT_RECOMPILE_LIMIT = 8
 
 
 @dataclass(frozen=True, slots=True)

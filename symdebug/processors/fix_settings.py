@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from symdebug.model.index import FactIndex
+from symdebug.model.reasons import identity_change, parse_reason
 from symdebug.model.types import Fix, Recompile
 from symdebug.model.values import Source
 from symdebug.processors.fix_code import size_expression, user_name
 from symdebug.processors.fix_evidence import (
+    DEFAULT_RECOMPILE_LIMIT,
     DUCK_SHAPE,
     DYNAMIC_SOURCES,
+    RECOMPILE_LIMIT,
     SIZE_OBLIVIOUS,
     STATIC_BY_DEFAULT,
     UNSPEC_INT_ON_MODULE,
@@ -208,3 +211,98 @@ def became_dynamic_fix(recompile: Recompile, index: FactIndex) -> Fix | None:
         f"the inputs this recompile made dynamic all at once ({names}), dynamic from the "
         "first call; costs: the first compile is general for them too.",
     )
+
+
+def limit_fix(why: str, limit: int = DEFAULT_RECOMPILE_LIMIT) -> Fix:
+    """A higher ``recompile_limit`` (twice ``limit``): each variant compiles once, none eager."""
+    return setting(
+        RECOMPILE_LIMIT,
+        2 * limit,
+        f"{why}torch compiles a frame at most recompile_limit times ({limit} here), then runs "
+        "it eagerly; a higher limit lets each of a few variants compile once. Costs: compile "
+        "time and memory per variant, and no help when every call makes a new one.",
+    )
+
+
+def limit_hit_fix(recompile: Recompile, index: FactIndex) -> Fix | None:
+    """For the compile torch refused at the recompile limit: the limit it hit, doubled."""
+    compile_ = index.compile.get(recompile.compile_id)
+    if compile_ is None or "recompile limit" not in (compile_.fail_reason or ""):
+        return None
+    return limit_fix("this compile hit the limit: ", max(compile_.frame_compile_id, 1))
+
+
+def mark_static_fixes(evidence: Evidence) -> list[Fix]:
+    """A dim the user marked static: every new size compiles again; mark it dynamic instead."""
+    marked = markable(evidence.source) if evidence.source is not None else None
+    if marked is None:
+        return []
+    name, _, dim = marked
+    return [
+        Fix(
+            f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
+            "code",
+            f"instead of torch._dynamo.mark_static({name}, {dim}): a static size compiles anew "
+            f"for each value of {name}.shape[{dim}]; marked dynamic, one graph serves every "
+            "size (torch still specializes it where the code needs one value). No setting "
+            "overrides the mark: edit that call. Costs: general kernels instead of ones for "
+            "each size.",
+        )
+    ]
+
+
+def dynamic_false_fixes(evidence: Evidence) -> list[Fix]:
+    """``dynamic=False``: a changing size never becomes dynamic; mark it, or raise the limit."""
+    why = "under torch.compile(dynamic=False) each new value compiles again: "
+    mark = _dynamic_mark(evidence.source, why) if evidence.source is not None else None
+    return [mark, limit_fix(why)] if mark is not None else [limit_fix(why)]
+
+
+def _dynamic_mark(source: Source, why: str) -> Fix | None:
+    """The input marked dynamic from the first call: a size's mark, or an int's setting."""
+    marked = markable(source) if source.is_size else None
+    name = marked[0] if marked is not None else user_name(source)
+    if name is None or (marked is None and source.is_size):
+        return None
+    code = (
+        f"torch._dynamo.maybe_mark_dynamic({name}, {marked[2]})"
+        if marked is not None
+        else f"{DYNAMIC_SOURCES} = {str(source)!r}"
+    )
+    dynamic = f"{marked[1]}:{marked[2]}" if marked is not None else str(source)
+    return make_fix(
+        code,
+        "mark" if marked is not None else "setting",
+        f"{why}marked, {name} is dynamic from the first call even under dynamic=False (or "
+        "compile without dynamic=False). Costs: a general graph for it.",
+        dynamic=dynamic,
+    )
+
+
+def length_fixes(evidence: Evidence) -> list[Fix]:
+    """A list whose length changes: one tensor instead, or room for each length."""
+    name = user_name(evidence.source) if evidence.source is not None else None
+    why = "each length of the list compiles anew: "
+    if name is None or not name.isidentifier():
+        return [limit_fix(why)]
+    stacked = Fix(
+        f"{name} = torch.stack({name})",
+        "code",
+        f"in the caller: len({name}) is a constant of the graph, so each length compiles "
+        "anew; one tensor (torch.stack, or torch.nn.utils.rnn.pad_sequence when the sizes "
+        "differ) makes it a size that can be dynamic. Costs: a copy, and the function must "
+        f"index the tensor instead of looping over the list.",
+    )
+    return [stacked, limit_fix(why)]
+
+
+def identity_fixes(evidence: Evidence) -> list[Fix]:
+    """An object or type check failed: say what changed; the limit bounds the variants."""
+    changed = identity_change(parse_reason(evidence.expr)) if evidence.expr else ""
+    why = f"{changed or 'an object the graph depends on changed'}; "
+    return [
+        limit_fix(
+            why + "torch compiles once per object or type (a graph bakes it in); pass the same "
+            "object each call (create a function or functools.partial once, outside the loop). "
+        )
+    ]

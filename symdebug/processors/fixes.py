@@ -28,6 +28,7 @@ from symdebug.processors.explanations import explanation_guards
 from symdebug.processors.fix_changes import branch_fixes, op_requirement_fixes
 from symdebug.processors.fix_evidence import (
     DYNAMIC_SOURCES,
+    RECOMPILE_LIMIT,
     SIZE_OBLIVIOUS,
     STATIC_BY_DEFAULT,
     UNBACKED_SOURCES,
@@ -38,7 +39,12 @@ from symdebug.processors.fix_evidence import (
 from symdebug.processors.fix_settings import (
     became_dynamic_fix,
     duck_fixes,
+    dynamic_false_fixes,
+    identity_fixes,
     int_specialized_fixes,
+    length_fixes,
+    limit_hit_fix,
+    mark_static_fixes,
     static_fixes,
     violated_fixes,
     zero_one_fixes,
@@ -91,6 +97,10 @@ _BUILDERS: dict[str, Callable[[Evidence], list[Fix]]] = {
     "duck_sizing": duck_fixes,
     "static_by_default": static_fixes,
     "mark_dynamic_violated": violated_fixes,
+    "mark_static": mark_static_fixes,
+    "dynamic_false": dynamic_false_fixes,
+    "length": length_fixes,
+    "identity": identity_fixes,
 }
 
 
@@ -154,8 +164,9 @@ def _recompile_source(recompile: Recompile) -> Source | None:
         return recompile.guard.sources[0]
     if recompile.reasons:  # a bound no guard set (``2 <= x.size()[0]``)
         bounds = parse_range(parse_reason(recompile.reasons[0]).code)
-        return Source(bounds[0]) if bounds is not None else None
-    return None
+        if bounds is not None:
+            return Source(bounds[0])
+    return recompile.sources[0] if recompile.sources else None
 
 
 def _recompile_evidence(recompile: Recompile) -> Evidence:
@@ -164,6 +175,11 @@ def _recompile_evidence(recompile: Recompile) -> Evidence:
     spec = recompile.specialization
     small = _is_small(*values, spec.value if spec is not None else None)
     source = _recompile_source(recompile)
+    guardless = recompile.guard is None and recompile.cause == "op_requirement"
+    if (guardless or recompile.cause in ("identity", "length")) and recompile.reasons:
+        # No guard holds such a check: the fix reads what changed from the check itself.
+        check = parse_reason(recompile.reasons[0]).code
+        return Evidence(recompile.cause, source, expr=check)
     return evidence_of(recompile.cause, source, recompile.guard, small=small)
 
 
@@ -183,7 +199,11 @@ def suggest_fixes(facts: Facts) -> None:
     index = FactIndex(facts)
     for recompile in facts.recompiles:
         together = became_dynamic_fix(recompile, index)
+        limit = limit_hit_fix(recompile, index)
         recompile.fixes = table.fixes(_recompile_evidence(recompile))
+        if limit is not None:  # the limit it hit, not the default one; after the best fix
+            kept = [f for f in recompile.fixes if RECOMPILE_LIMIT not in f.settings]
+            recompile.fixes = [*kept[:1], table.shared(limit), *kept[1:]]
         if together is not None:
             recompile.fixes.insert(0, table.shared(together))
         recompile.fix = first_line(recompile.fixes)

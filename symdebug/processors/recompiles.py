@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import Reason, parse_reason
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
 from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.bounds import bound_guard, parse_range
+from symdebug.processors.causes import framework_cause
+from symdebug.processors.fix_code import python_expression, size_expression
 
 #: Reason kinds whose cause is in the wording itself.
-_KIND_CAUSES: dict[str, Cause] = {"duck_sizing": "duck_sizing", "zero_one": "zero_one"}
+_KIND_CAUSES: dict[str, Cause] = {
+    "duck_sizing": "duck_sizing",
+    "zero_one": "zero_one",
+    "length": "length",
+    "identity": "identity",
+}
+_NOT_IN_CHECK = re.compile(r"[\s()]")
 
 
 def _new_value(index: FactIndex, compile_id: str, source: str) -> int | None:
@@ -81,6 +91,8 @@ def guard_for_reason(reason: Reason, guards: list[Guard]) -> Guard | None:
     """The guard torch located next to the failed check, or naming its sources.
 
     Replacements (``b.size()[0] == a.size()[0]``) carry no location, so they match by source.
+    A guard torch recorded once, at an earlier line (the slice that made ``y.shape[0] // 2``),
+    fails at the line that checked it again: it is found by its expression.
     """
     candidates = _at_user_line(reason, guards) if reason.user_line is not None else guards
     if reason.framework_loc:
@@ -89,9 +101,30 @@ def guard_for_reason(reason: Reason, guards: list[Guard]) -> Guard | None:
         g for g in candidates if g.sources and all(s.stripped in reason.code for s in g.sources)
     ]
     if reason.user_line is None:
-        return mentioned[0] if mentioned else None
+        return mentioned[0] if mentioned else _same_check(reason, guards)
     found = mentioned or candidates
-    return found[0] if found else None
+    return found[0] if found else _same_check(reason, guards)
+
+
+def _check_text(text: str) -> str:
+    """A check without spaces and parentheses, sizes as ``.shape[i]``: for comparing."""
+    return _NOT_IN_CHECK.sub("", text.replace(".size()[", ".shape["))
+
+
+def _same_check(reason: Reason, guards: list[Guard]) -> Guard | None:
+    """The guard whose expression, in the user's names, is the failed check."""
+    wanted = _check_text(reason.code)
+    for guard in guards:
+        if len(guard.symbols) != len(guard.sources):
+            continue
+        names = {
+            sym: size_expression(src) or src.stripped
+            for sym, src in zip(guard.symbols, guard.sources, strict=True)
+        }
+        python = python_expression(guard.expr, names)
+        if python is not None and _check_text(python) == wanted:
+            return guard
+    return None
 
 
 def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:
@@ -109,6 +142,8 @@ def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:
         recompile.cause = _KIND_CAUSES[reason.kind]
     elif recompile.guard is not None:
         recompile.cause = recompile.guard.cause
+    elif reason.framework_loc:
+        recompile.cause = framework_cause(reason.framework_loc) or "unknown"
 
 
 def _full_sources(index: FactIndex, stripped: str) -> list[Source]:
@@ -129,7 +164,17 @@ def failed_sources(recompile: Recompile, reason: Reason, index: FactIndex) -> li
     parsed = parse_range(reason.code)
     if parsed is not None:
         found += _full_sources(index, parsed[0])
+    if reason.kind in ("length", "identity") and reason.source:
+        found.append(_local_source(reason.source))
     return list(dict.fromkeys(found))
+
+
+def _local_source(stripped: str) -> Source:
+    """``feats`` (torch words checks without the local scope) -> ``L['feats']``."""
+    root = re.match(r"[A-Za-z_]\w*", stripped)
+    if root is None or stripped.startswith("G["):
+        return Source(stripped)
+    return Source(f"L['{root[0]}']{stripped[root.end() :]}")
 
 
 def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
@@ -153,7 +198,22 @@ def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
     return recompile
 
 
+def name_compiles(facts: Facts) -> None:
+    """A compile without a frame name gets its frame's (the one that hit the recompile limit).
+
+    Torch logs no code name for a compile it refused at the limit; every compile of the same
+    frame and generation compiled the same code.
+    """
+    named = {(c.frame_id, c.generation): c for c in facts.compiles if c.name}
+    for compile_ in facts.compiles:
+        other = named.get((compile_.frame_id, compile_.generation))
+        if not compile_.name and other is not None:
+            compile_.name, compile_.filename = other.name, other.filename
+            compile_.lineno = other.lineno
+
+
 def link_recompiles(facts: Facts) -> None:
     """Fill ``facts.recompiles``, one per compile that torch recompiled."""
+    name_compiles(facts)
     index = FactIndex(facts)
     facts.recompiles = [r for c in facts.compiles if (r := recompile_of(c, index)) is not None]

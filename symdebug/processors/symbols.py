@@ -6,7 +6,10 @@ from symdebug.model.types import Facts, Symbol
 from symdebug.model.values import SymbolState
 
 #: Specialization cause -> the state its source is in.
-_STATE_OF_CAUSE: dict[str, SymbolState] = {"static_by_default": "static-by-default"}
+_STATE_OF_CAUSE: dict[str, SymbolState] = {
+    "static_by_default": "static-by-default",
+    "dynamic_false": "static-by-default",
+}
 
 
 def attach_guard_sources(facts: Facts) -> None:

@@ -13,9 +13,18 @@ from typing import TYPE_CHECKING
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
-from symdebug.model.types import Fix, Frame, Guard, Recompile, SourceExplanation
+from symdebug.model.types import (
+    Fix,
+    Frame,
+    GraphBreak,
+    Guard,
+    LostDynamism,
+    Recompile,
+    SourceExplanation,
+)
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
 from symdebug.processors.fix_text import fix_lines
+from symdebug.processors.graph_break_steps import break_step
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -40,6 +49,9 @@ class Explanation:
     history: list[tuple[str, str, int | str | None]] = field(default_factory=list)
     symbol: str | None = None
     chains: dict[str, list[str]] = field(default_factory=dict)
+    #: The graph breaks that made this input a constant in a resume frame (or took the
+    #: dynamism of this marked input away from the rest of its frame), with what each lost.
+    graph_breaks: list[tuple[GraphBreak, LostDynamism]] = field(default_factory=list)
 
     @property
     def fx_node(self) -> str | None:
@@ -70,6 +82,7 @@ class Explanation:
             reason = first_reason_line(r.reasons)
             lines.append(f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {reason}")
             lines += [f"      -> {step}" for step in self.chains.get(r.compile_id, [])]
+        lines += [f"  {break_step(b, lost).text}" for b, lost in self.graph_breaks]
         for fix in self.fixes:
             lines += fix_lines(fix)
         return "\n".join(lines)
@@ -138,6 +151,16 @@ def _history(index: FactIndex, source: Source) -> list[tuple[str, str, int | str
     return [(s.compile_id, s.state, s.hint) for s in symbols]
 
 
+def breaks_of(index: FactIndex, source: Source) -> list[tuple[GraphBreak, LostDynamism]]:
+    """The graph breaks that lost ``source``'s dynamism, on either side of the break."""
+    return [
+        (graph_break, lost)
+        for graph_break in index.facts.graph_breaks
+        for lost in graph_break.lost
+        if source == lost.source or source in lost.resume_sources
+    ]
+
+
 def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
     """The stored answer for an input, with the objects it refers to."""
     return Explanation(
@@ -152,6 +175,7 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         recompiles=[index.recompile[c] for c in stored.recompiles if c in index.recompile],
         history=_history(index, stored.source),
         symbol=stored.symbol,
+        graph_breaks=breaks_of(index, stored.source),
     )
 
 

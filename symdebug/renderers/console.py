@@ -10,7 +10,7 @@ from itertools import groupby
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import first_reason_line
-from symdebug.model.types import Compile, Facts, Guard
+from symdebug.model.types import Compile, Facts, GraphBreak, Guard
 from symdebug.processors.fix_text import fix_lines
 
 MAX_GUARDS_SHOWN = 8
@@ -65,12 +65,38 @@ def _baked_lines(index: FactIndex, compile_id: str) -> list[str]:
     return lines
 
 
-def _frame_lines(index: FactIndex, compiles: list[Compile]) -> list[str]:
+def break_lines(graph_break: GraphBreak, indent: str = "    ") -> list[str]:
+    """A graph break: its line and reason, what it created, what it lost, its best fix."""
+    if graph_break.skipped:
+        after = "frame skipped for good (it runs eagerly, uncompiled)"
+    else:
+        compiles = ", ".join(graph_break.resume_compiles) or "not compiled"
+        after = f"resume frame {', '.join(graph_break.resume_frames) or '?'} ({compiles})"
+    lines = [f"{indent}graph break at {graph_break.where}: {graph_break.reason} -> {after}"]
+    frame = graph_break.user_frame
+    if frame is not None and frame.line:
+        lines.append(f"{indent}    {frame.line}")
+    lost = [
+        f"{item.source} ({'marked' if item.marked else item.symbol}) -> "
+        f"{', '.join(item.resume_sources)} = {item.value} in {item.resume_compile}"
+        for item in graph_break.lost
+    ]
+    if lost:
+        lines.append(f"{indent}  lost dynamism: " + "; ".join(lost))
+    for fix in graph_break.fixes:  # torch's hint and the lost dynamism's: both matter
+        lines += fix_lines(fix, indent + "  ", explained=False)
+    return lines
+
+
+def _frame_lines(
+    index: FactIndex, compiles: list[Compile], breaks: dict[str, list[GraphBreak]]
+) -> list[str]:
     first = compiles[0]
     lines = [f"frame {first.name} ({first.filename}:{first.lineno}): {len(compiles)} compile(s)"]
     for compile_ in compiles:
         cid = compile_.compile_id
         lines += _compile_lines(index, compile_)
+        lines += [line for b in breaks.get(cid, []) for line in break_lines(b)]
         lines += _symbol_lines(index, cid)
         lines += _guard_lines(index.guards_of(cid))
         lines += _baked_lines(index, cid)
@@ -91,8 +117,14 @@ def render_summary(facts: Facts) -> str:
         lines.append(
             "recompiles by cause: " + ", ".join(f"{c} {n}" for c, n in causes.most_common())
         )
+    breaks: dict[str, list[GraphBreak]] = {}
+    for graph_break in facts.graph_breaks:
+        breaks.setdefault(graph_break.compile_id, []).append(graph_break)
+    if facts.graph_breaks:
+        skipped = sum(b.skipped for b in facts.graph_breaks)
+        lines.append(f"graph breaks: {len(facts.graph_breaks)} ({skipped} frame(s) skipped)")
     for _frame_id, group in groupby(facts.compiles, key=lambda c: c.frame_id):
-        lines += _frame_lines(index, list(group))
+        lines += _frame_lines(index, list(group), breaks)
     if facts.problems or facts.capture_errors:
         counts = dict(facts.problems, capture_hook_error=facts.capture_errors)
         lines.append("problems: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))

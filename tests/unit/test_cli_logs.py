@@ -19,6 +19,6 @@ def test_multi_rank_directory(shared_traces: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert out.count("=== rank") == 4
     assert "15 compiles, 14 recompiles, 0 guards" in out  # rank 1
-    assert "recompiles by cause: static_by_default 14" in out
-    assert "recompiles by cause: static_by_default 6" in out  # rank 3
+    assert "recompiles by cause: dynamic_false 14" in out
+    assert "recompiles by cause: dynamic_false 6" in out  # rank 3
     assert out.count("[failed: BackendCompilerFailed]") == 2  # ranks 0 and 2

@@ -24,6 +24,9 @@ class Expected:
     problems: dict[str, int] = field(default_factory=dict)
 
 
+#: These runs compiled with automatic dynamic off (``dynamic=False``; their Dynamo config says
+#: ``automatic_dynamic_shapes: false``): a changing size never became dynamic.
+DYNAMIC_FALSE = "dynamic_false"
 STATIC = "static_by_default"
 RANK_1 = [(f"0/{i}", "kernel", "ok") for i in range(15)]  # one frame recompiled 14 times
 RANK_3 = [(f"0/{i}", "kernel", "ok") for i in range(7)]
@@ -48,11 +51,11 @@ LOGS = {
     "multi_rank_logs/dedicated_log_torch_trace_rank_0.log": Expected(FAILED),
     # Compressed, as logs are often shared: a rank directory may mix both.
     "multi_rank_logs/dedicated_log_torch_trace_rank_1.log.gz": Expected(
-        RANK_1, specializations=30, causes=[STATIC] * 14
+        RANK_1, specializations=30, causes=[DYNAMIC_FALSE] * 14
     ),
     "multi_rank_logs/dedicated_log_torch_trace_rank_2.log": Expected(FAILED),
     "multi_rank_logs/dedicated_log_torch_trace_rank_3.log": Expected(
-        RANK_3, specializations=14, causes=[STATIC] * 6
+        RANK_3, specializations=14, causes=[DYNAMIC_FALSE] * 6
     ),
     "multi_rank_messy_input/dedicated_log_torch_trace_rank_0.log": Expected(
         [("0/0", "forward", "ok")], specializations=4

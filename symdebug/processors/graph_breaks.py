@@ -1,0 +1,96 @@
+"""Link each graph break to the resume frames it created and to the dynamism they lost.
+
+Torch names a resume function ``torch_dynamo_resume_in_<fn>_at_<line>``, after the frame
+that broke and the line of that frame where it broke (the user line, or the call that led
+to it when the break was in an inlined function).  The resume frame receives the live
+values as new inputs: a tensor marked with ``mark_dynamic`` in the caller arrives unmarked,
+a size read before the break arrives as a plain int, so its first compile makes them
+constants.  Which input carries which size is found by value: the hint of the broken
+compile's symbol equals the constant in the resume compile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+
+from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
+from symdebug.model.values import Source
+from symdebug.processors.graph_break_fixes import break_fixes
+
+RESUME_PREFIX = "torch_dynamo_resume_in_"
+#: (compile id, symbol name) -> the symbol's hint.
+Hints = Mapping[tuple[str, str], int | None]
+_RESUME = re.compile(rf"^{RESUME_PREFIX}(?P<fn>.+)_at_(?P<line>\d+)$")
+
+
+def resume_name(function: str, line: int) -> str:
+    """The name torch gives the resume function of ``function`` broken at ``line``."""
+    match = _RESUME.match(function)
+    base = match["fn"] if match else function  # a resume frame that breaks again
+    return f"{RESUME_PREFIX}{base}_at_{line}"
+
+
+def _resume_compiles(
+    broken: Compile, graph_break: GraphBreak, by_name: dict[tuple[str, str], list[Compile]]
+) -> list[Compile]:
+    """The compiles of the resume frames this break created (none for a skipped frame)."""
+    if graph_break.skipped:
+        return []
+    lines = {f.lineno for f in graph_break.user_stack if f.filename == broken.filename}
+    names = dict.fromkeys(resume_name(broken.name, line) for line in sorted(lines))
+    return [c for name in names for c in by_name.get((name, broken.filename), [])]
+
+
+def _dynamic_dims(compile_: Compile, hints: Hints) -> list[InputDim]:
+    """The broken compile's symbolic inputs whose symbol has a known hint."""
+    return [
+        dim
+        for dim in compile_.inputs
+        if dim.symbolic and hints.get((compile_.compile_id, str(dim.value))) is not None
+    ]
+
+
+def _marked(compile_: Compile, source: Source) -> bool:
+    marked = compile_.marked_dynamic
+    return source in marked or (source.tensor is not None and source.tensor in marked)
+
+
+def lost_dynamism(broken: Compile, resumes: list[Compile], hints: Hints) -> list[LostDynamism]:
+    """Each dynamic size of ``broken`` that a resume compile holds as a constant."""
+    lost = []
+    for dim in _dynamic_dims(broken, hints):
+        hint = hints[(broken.compile_id, str(dim.value))]
+        for resume in resumes:
+            same = [d.source for d in resume.inputs if not d.symbolic and d.value == hint]
+            if same:
+                lost.append(
+                    LostDynamism(
+                        dim.source,
+                        str(dim.value),
+                        hint if hint is not None else "?",
+                        resume.compile_id,
+                        same,
+                        _marked(broken, dim.source),
+                    )
+                )
+    return lost
+
+
+def link_graph_breaks(facts: Facts) -> None:
+    """Fill each break's resume frames, resume compiles, lost dynamism and fixes."""
+    by_id = {c.compile_id: c for c in facts.compiles}
+    by_name: dict[tuple[str, str], list[Compile]] = defaultdict(list)
+    for compile_ in facts.compiles:
+        by_name[(compile_.name, compile_.filename)].append(compile_)
+    hints: Hints = {(str(s.compile_id), s.name): s.hint for s in facts.symbols}
+    for graph_break in facts.graph_breaks:
+        broken = by_id.get(graph_break.compile_id)
+        if broken is None:
+            continue
+        resumes = _resume_compiles(broken, graph_break, by_name)
+        graph_break.resume_frames = list(dict.fromkeys(c.name for c in resumes))
+        graph_break.resume_compiles = [c.compile_id for c in resumes]
+        graph_break.lost = lost_dynamism(broken, resumes, hints)
+        graph_break.fixes = break_fixes(graph_break)

@@ -1,0 +1,146 @@
+"""Causes that used to be ``unknown``, from a real torch.compile: ``mark_static``, a list's
+length, an object's identity or type, ``dynamic=False`` and the recompile limit, and a
+framework check (``_prims_common``) reached from the user's slice."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+import pytest
+import torch
+
+import symdebug
+from symdebug.model.types import Recompile
+from symdebug.processors.fix_code import is_user_code
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo() -> Iterator[None]:
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+def checked(session: symdebug.Session) -> list[Recompile]:
+    """Every recompile has a cause and a fix whose code is the user's Python."""
+    assert session.recompiles
+    for recompile in session.recompiles:
+        assert recompile.cause != "unknown", recompile.reasons
+        assert recompile.fixes, recompile.reasons
+        for fix in recompile.fixes:
+            ast.parse(fix.code)
+            assert is_user_code(fix.code), fix.code
+            assert fix.explanation and fix.kind in ("setting", "mark", "code")
+    return session.recompiles
+
+
+def test_mark_static_then_a_new_size() -> None:
+    def f(x):
+        return x * 2  # STATIC USE
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager")
+        for n in (4, 5):
+            x = torch.randn(n, 3)
+            torch._dynamo.mark_static(x, 0)
+            cf(x)
+    (recompile,) = checked(s)
+    assert recompile.cause == "mark_static"
+    assert recompile.specialization is not None
+    assert recompile.specialization.cause == "mark_static"
+    frame = recompile.specialization.user_frame
+    assert frame is not None and frame.filename == __file__ and "# STATIC USE" in frame.line
+    assert "mark_dynamic(x, 0)" in recompile.fixes[0].code
+    assert s.compiles[0].marked_static == ["L['x'].size()[0]"]
+
+
+def test_list_length_changes() -> None:
+    def g(feats):
+        return sum(f.sum() for f in feats)
+
+    with symdebug.capture() as s:
+        cg = torch.compile(g, backend="eager")
+        cg([torch.randn(3)] * 2)
+        cg([torch.randn(3)] * 3)
+    (recompile,) = checked(s)
+    assert recompile.cause == "length"
+    assert recompile.sources == ["L['feats']"]
+    assert recompile.fixes[0].code == "feats = torch.stack(feats)"
+
+
+def test_another_function_object() -> None:
+    def h(x, fn):
+        return fn(x)
+
+    with symdebug.capture() as s:
+        ch = torch.compile(h, backend="eager")
+        for fn in (torch.sin, torch.cos, torch.tan):
+            ch(torch.randn(3), fn)
+    recompiles = checked(s)
+    assert {r.cause for r in recompiles} == {"identity"}
+    explanations = " ".join(f.explanation for r in recompiles for f in r.fixes)
+    assert "fn" in explanations and "builtin_function_or_method" in explanations
+    assert all("torch._dynamo.config.recompile_limit" in r.fixes[0].settings for r in recompiles)
+
+
+def test_a_changing_type() -> None:
+    class A:
+        pass
+
+    class B:
+        pass
+
+    def q(x, o):
+        return x + 1 if isinstance(o, A) else x - 1
+
+    def k(x, n):
+        return x * 2 if n is None else x * n
+
+    with symdebug.capture() as s:
+        cq = torch.compile(q, backend="eager")
+        cq(torch.randn(3), A())
+        cq(torch.randn(3), B())
+        ck = torch.compile(k, backend="eager")
+        ck(torch.randn(3), None)
+        ck(torch.randn(3), torch.randn(3))
+    recompiles = checked(s)
+    assert [r.cause for r in recompiles] == ["identity", "identity"]
+    texts = [r.fixes[0].explanation for r in recompiles]
+    assert "o has another type" in texts[0] and "n was None" in texts[1]
+
+
+def test_dynamic_false_hits_the_recompile_limit() -> None:
+    def m(x):
+        return x + 1
+
+    with torch._dynamo.config.patch(recompile_limit=2), symdebug.capture() as s:
+        cm = torch.compile(m, backend="eager", dynamic=False)
+        for n in range(2, 6):
+            cm(torch.randn(n))
+    recompiles = checked(s)
+    assert [r.cause for r in recompiles] == ["dynamic_false", "dynamic_false"]
+    hit = next(c for c in s.compiles if c.status == "failed")
+    assert hit.name == "m" and s.compiles[0].automatic_dynamic is False
+    last = recompiles[-1]
+    assert last.compile_id == hit.compile_id
+    assert last.fixes[0].code == "torch._dynamo.maybe_mark_dynamic(x, 0)"
+    assert last.fixes[1].settings == {"torch._dynamo.config.recompile_limit": 4}
+
+
+def test_framework_check_reached_from_a_slice() -> None:
+    def sl(y):
+        return y[: y.shape[0] // 2].contiguous() * 2  # SLICE
+
+    with symdebug.capture() as s:
+        cs = torch.compile(sl, backend="aot_eager")
+        for n in (8, 6, 2):
+            cs(torch.randn(n, 3))
+    recompiles = checked(s)
+    assert [r.cause for r in recompiles] == ["static_by_default", "op_requirement"]
+    slice_ = recompiles[1]
+    assert "(y.size()[0] // 2) != 1" in slice_.reasons[0]
+    assert "# SLICE" in slice_.reasons[0] and "_dynamo/utils.py" in slice_.reasons[0]
+    assert slice_.guard is not None and slice_.guard.expr.startswith("Ne(")
+    assert "# SLICE" in slice_.guard.user_frame.line
+    assert slice_.fixes[0].settings == {"torch.fx.experimental._config.backed_size_oblivious": True}
