@@ -34,6 +34,7 @@ from symdebug.model.types import Facts
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.cells import alias_files
 from symdebug.processors.explanations import explain_sources
+from symdebug.processors.export_fixes import suggest_export_fixes
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks
@@ -41,6 +42,7 @@ from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
+from symdebug.processors.user_names import rename_fix_inputs
 
 MAX_PROBLEM_EXAMPLES = 20
 STRICT_VARIABLE = "SYMDEBUG_STRICT"
@@ -115,10 +117,19 @@ ENRICHING: tuple[Pass, ...] = (
         " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
     ),
     _pass(
+        "export fixes",
+        suggest_export_fixes,
+        reads="compiles.kind compiles.fail_reason specializations.cause symbols.sources"
+        " guards.sources",
+        writes="specializations.fix specializations.fixes symbols.fix symbols.fixes"
+        " guards.fix guards.fixes",
+    ),
+    _pass(
         "graph breaks",
         link_graph_breaks,
         reads="graph_breaks.user_stack graph_breaks.skipped graph_breaks.reason"
-        " graph_breaks.explanation compiles symbols.hint",
+        " graph_breaks.explanation graph_breaks.expression compiles symbols.hint"
+        " symbols.origin symbols.user_frame symbols.sources",
         writes="graph_breaks.resume_frames graph_breaks.resume_compiles graph_breaks.lost"
         " graph_breaks.fixes",
     ),
@@ -128,6 +139,13 @@ ENRICHING: tuple[Pass, ...] = (
         reads="graph_code guards.cause guards.framework_stack",
         writes="graph_code.specialized_dims",
     ),
+    _pass(
+        "fixes in the user's names",
+        rename_fix_inputs,
+        reads="compiles.callee",
+        writes="guards.fix specializations.fix recompiles.fix symbols.fix"
+        " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
+    ),
 )
 
 
@@ -135,7 +153,8 @@ EXPLAINING = _pass(
     "explanations",
     explain_sources,
     reads="symbols.sources constant_symbols symbols.state symbols.cause symbols.fixes"
-    " specializations.fixes recompiles.sources recompiles.fixes guards.fx_node file_names",
+    " specializations.fixes recompiles.sources recompiles.fixes guards.fx_node file_names"
+    " guards.user_stack compiles.caller",
     writes="explanations",
 )
 
@@ -144,7 +163,8 @@ EXPLAINING = _pass(
 BREAK_STEPS = _pass(
     "graph break steps",
     explain_graph_breaks,
-    reads="explanations graph_breaks.lost graph_breaks.fixes graph_breaks.user_frame file_names",
+    reads="explanations graph_breaks.lost graph_breaks.fixes graph_breaks.user_frame file_names"
+    " graph_breaks.expression symbols.state symbols.sources",
     writes="explanations.steps explanations.fixes",
 )
 

@@ -7,6 +7,8 @@ export const MIME_TYPE = "application/vnd.symdebug.session.v6+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
+export type CompileKind = "compile" | "export";
+
 export type GuardStatus = "installed" | "suppressed" | "runtime-assert" | "ignored";
 
 export type Cause =
@@ -87,6 +89,9 @@ export interface Compile {
   seconds: number | null;
   rank: number | null;
   extra: Record<string, unknown>;
+  kind: CompileKind;
+  callee: Callee | null;
+  caller: Frame | null;
 }
 
 /** A shape guard torch added while compiling, with its provenance. */
@@ -129,6 +134,8 @@ export interface SymbolFact {
   range_locs: Record<string, string>;
   fix: string | null;
   fixes: Fix[];
+  origin: string;
+  runtime_asserts: string[];
 }
 
 /** A source whose value was baked into a compile as a constant. */
@@ -220,6 +227,8 @@ export interface GraphBreak {
   resume_compiles: string[];
   lost: LostDynamism[];
   fixes: Fix[];
+  expression: string;
+  failed: boolean;
 }
 
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */
@@ -250,6 +259,14 @@ export interface TensorMeta {
   requires_grad: boolean;
   size: number[];
   stride: number[];
+}
+
+/** What the user compiled, when Dynamo compiled a frame around it (or its own name). */
+export interface Callee {
+  qualname: string;
+  filename: string;
+  lineno: number;
+  names: Record<string, string>;
 }
 
 /** One stack frame: where code ran, with its source text. */

@@ -108,11 +108,13 @@ export interface FrameGroup {
 export function frames(session: Session): FrameGroup[] {
   const groups = new Map<number, FrameGroup>();
   for (const c of session.compiles) {
+    // What the user compiled (MyModule.forward), not torch's wrapper frame, when captured.
+    const callee = c.callee?.filename ? c.callee : null;
     const group = groups.get(c.frame_id) ?? {
       frameId: c.frame_id,
-      name: c.name,
-      filename: c.filename,
-      lineno: c.lineno,
+      name: c.callee?.qualname || c.name,
+      filename: callee ? callee.filename : c.filename,
+      lineno: callee ? callee.lineno : c.lineno,
       compiles: [],
     };
     group.compiles.push(c);

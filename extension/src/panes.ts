@@ -2,7 +2,7 @@
 
 import type { SweepData } from "./chart";
 import { sweepChart } from "./chart";
-import type { Fix, Frame, GraphBreak, Guard, Kernel, Session, WhyStep } from "./document";
+import type { Fix, Frame, GraphBreak, Guard, Kernel, Session, SymbolFact, WhyStep } from "./document";
 import { h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
 import {
@@ -57,7 +57,9 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
   const root = h("div");
   for (const frame of frames(session)) {
     const where = { filename: frame.filename, lineno: frame.lineno, name: frame.name, line: "" };
-    root.appendChild(h("h3", {}, `frame ${frame.name}  `, h("span", { class: "muted" }, frameLink(where, host))));
+    const exported = frame.compiles[0]?.kind === "export"; // a torch.export call, not a frame
+    const title = exported ? `torch.export.${frame.name}` : `frame ${frame.name}`;
+    root.appendChild(h("h3", {}, `${title}  `, h("span", { class: "muted" }, frameLink(where, host))));
     const line = h("div", { class: "timeline" });
     frame.compiles.forEach((c, i) => {
       const recompile = session.recompiles.find((r) => r.compile_id === c.compile_id);
@@ -83,6 +85,9 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
       );
     });
     root.appendChild(line);
+    for (const c of frame.compiles.filter((c) => exported && c.fail_reason)) {
+      root.appendChild(h("pre", { class: "export-error" }, c.fail_reason ?? ""));
+    }
     for (const r of session.recompiles.filter((r) => frame.compiles.some((c) => c.compile_id === r.compile_id))) {
       root.appendChild(
         h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` ${r.compile_id}: ${r.reasons[0] ?? ""}`),
@@ -98,9 +103,11 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
 
 /** A graph break: its line and reason, the resume frame (or the skip), what it lost, its fixes. */
 export function graphBreakView(b: GraphBreak, host: Host = {}): HTMLElement {
-  const after = b.skipped
-    ? "frame skipped for good (it runs eagerly, uncompiled)"
-    : `resume frame ${b.resume_frames.join(", ") || "?"} (${b.resume_compiles.join(", ") || "not compiled"})`;
+  const after = b.failed
+    ? "the compile failed (the call raised)"
+    : b.skipped
+      ? "frame skipped for good (it runs eagerly, uncompiled)"
+      : `resume frame ${b.resume_frames.join(", ") || "?"} (${b.resume_compiles.join(", ") || "not compiled"})`;
   const at = b.user_frame ? frameLink(b.user_frame, host) : h("code", {}, "(unknown line)");
   const root = h(
     "div",
@@ -110,6 +117,9 @@ export function graphBreakView(b: GraphBreak, host: Host = {}): HTMLElement {
     at,
     `: ${b.reason} → ${after}`,
   );
+  if (b.expression) {
+    root.appendChild(h("div", { class: "data-dependent" }, `data-dependent: torch could not decide ${b.expression}`));
+  }
   if (b.user_frame?.line) root.appendChild(h("pre", { class: "code" }, b.user_frame.line));
   for (const l of b.lost) {
     const marked = l.marked ? "marked dynamic" : `dynamic (${l.symbol})`;
@@ -127,6 +137,14 @@ export function graphBreakView(b: GraphBreak, host: Host = {}): HTMLElement {
   return root;
 }
 
+/** What made an unbacked symbol, where, and what the graph asserts of it at run time. */
+function originText(s: SymbolFact): string {
+  if (!s.origin) return "";
+  const at = s.user_frame ? ` at ${s.user_frame.filename}:${s.user_frame.lineno}` : "";
+  const asserts = s.runtime_asserts?.length ? `; runtime asserts: ${s.runtime_asserts.join(", ")}` : "";
+  return `${s.origin}${at}${asserts}`;
+}
+
 export function symbolsPane(session: Session, go: Go): HTMLElement {
   const body = h("tbody");
   for (const s of session.symbols) {
@@ -138,6 +156,7 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
         h("td", {}, s.compile_id),
         h("td", {}, s.name),
         h("td", {}, s.sources.join(", ")),
+        h("td", {}, originText(s)),
         h("td", {}, s.hint ?? ""),
         h("td", {}, range),
         h("td", {}, s.state),
@@ -151,7 +170,11 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
     h(
       "thead",
       {},
-      h("tr", {}, ...["compile", "symbol", "sources", "hint", "range", "state", "cause"].map((t) => h("th", {}, t))),
+      h(
+        "tr",
+        {},
+        ...["compile", "symbol", "sources", "origin", "hint", "range", "state", "cause"].map((t) => h("th", {}, t)),
+      ),
     ),
     body,
   );

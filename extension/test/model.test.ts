@@ -57,6 +57,7 @@ function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
 function compile(id: string, number: number, reasons: string[] = []): Compile {
   return {
     compile_id: id,
+    kind: "compile",
     frame_id: 0,
     frame_compile_id: number,
     attempt: 0,
@@ -85,6 +86,8 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     seconds: 0.1,
     rank: null,
     extra: {},
+    callee: null,
+    caller: null,
   };
 }
 
@@ -101,6 +104,8 @@ function symbol(compileId: string, hint: number): SymbolFact {
     range_locs: {},
     fix: null,
     fixes: [],
+    origin: "",
+    runtime_asserts: [],
   };
 }
 
@@ -180,6 +185,12 @@ describe("guard table logic", () => {
 describe("overview and why", () => {
   it("groups compiles by frame", () => {
     expect(frames(session).map((f) => f.compiles.length)).toEqual([2]);
+  });
+  it("names a compiled module's frame by what the user compiled", () => {
+    const callee = { qualname: "MyModule.forward", filename: "/w/m.py", lineno: 7, names: {} };
+    const wrapped = { ...session, compiles: session.compiles.map((c) => ({ ...c, name: "inner", callee })) };
+    const [group] = frames(wrapped);
+    expect([group.name, group.filename, group.lineno]).toEqual(["MyModule.forward", "/w/m.py", 7]);
   });
   it("lists the sources the document explains, and reads their explanation as written", () => {
     expect(sources(session)).toEqual([X]);

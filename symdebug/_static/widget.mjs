@@ -74,14 +74,14 @@ function d(e, t) {
 function f(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
-		let e = t.get(n.frame_id) ?? {
+		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
 			frameId: n.frame_id,
-			name: n.name,
-			filename: n.filename,
-			lineno: n.lineno,
+			name: n.callee?.qualname || n.name,
+			filename: e ? e.filename : n.filename,
+			lineno: e ? e.lineno : n.lineno,
 			compiles: []
 		};
-		e.compiles.push(n), t.set(n.frame_id, e);
+		r.compiles.push(n), t.set(n.frame_id, r);
 	}
 	return [...t.values()];
 }
@@ -171,17 +171,17 @@ function S(t, n, r = {}) {
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
-		};
-		i.appendChild(e("h3", {}, `frame ${a.name}  `, e("span", { class: "muted" }, x(o, r))));
-		let s = e("div", { class: "timeline" });
+		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, x(o, r))));
+		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
-			i > 0 && s.appendChild(e("span", {
+			i > 0 && l.appendChild(e("span", {
 				class: "arrow",
 				title: a?.reasons.join("\n") ?? ""
 			}, `→ ${a ? a.cause : ""} →`));
 			let o = `${r.compile_id}${r.status === "ok" ? "" : ` (${r.status})`}`;
-			s.appendChild(e("span", {
+			l.appendChild(e("span", {
 				class: `compile ${r.status}`,
 				"data-compile": r.compile_id,
 				onclick: () => n({
@@ -189,27 +189,33 @@ function S(t, n, r = {}) {
 					filter: { compile: r.compile_id }
 				})
 			}, o));
-		}), i.appendChild(s);
+		}), i.appendChild(l);
+		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		for (let n of t.recompiles.filter((e) => a.compiles.some((t) => t.compile_id === e.compile_id))) i.appendChild(e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` ${n.compile_id}: ${n.reasons[0] ?? ""}`));
-		let c = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of (t.graph_breaks ?? []).filter((e) => c.has(e.compile_id))) i.appendChild(C(e, r));
+		let u = new Set(a.compiles.map((e) => e.compile_id));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(C(e, r));
 	}
 	return i;
 }
 function C(t, n = {}) {
-	let r = t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? x(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? x(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
-	t.user_frame?.line && a.appendChild(e("pre", { class: "code" }, t.user_frame.line));
+	t.expression && a.appendChild(e("div", { class: "data-dependent" }, `data-dependent: torch could not decide ${t.expression}`)), t.user_frame?.line && a.appendChild(e("pre", { class: "code" }, t.user_frame.line));
 	for (let n of t.lost) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = j(t.fixes);
+	let o = M(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function w(t, n) {
+function w(e) {
+	if (!e.origin) return "";
+	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
+	return `${e.origin}${t}${n}`;
+}
+function T(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -219,19 +225,20 @@ function w(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, i.sources.join(", ")), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, i.sources.join(", ")), e("td", {}, w(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
 		"sources",
+		"origin",
 		"hint",
 		"range",
 		"state",
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function T(t, n, i, a = {}) {
+function E(t, n, i, a = {}) {
 	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -244,9 +251,9 @@ function T(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, c("cause", d(t.guards, (e) => e.cause)), c("status", d(t.guards, (e) => e.status)), c("compile", d(t.guards, (e) => e.compile_id)), c("phase", d(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(f.length)
-	}, `${f.length} of ${t.guards.length} guards`)), E(f, n, i, a));
+	}, `${f.length} of ${t.guards.length} guards`)), D(f, n, i, a));
 }
-function E(t, n, r, i) {
+function D(t, n, r, i) {
 	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -258,49 +265,49 @@ function E(t, n, r, i) {
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
 		let [e, a] = _(s.scrollTop, s.clientHeight || 480, 24, t.length);
-		o.replaceChildren(D(e * 24), ...t.slice(e, a).map((e) => O(e, n, r, i)), D((t.length - a) * 24));
+		o.replaceChildren(O(e * 24), ...t.slice(e, a).map((e) => k(e, n, r, i)), O((t.length - a) * 24));
 	};
 	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function D(t) {
+function O(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function O(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${R(a.filename)}:${a.lineno}` : "";
+function k(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${z(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
 	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? x(a, i, o) : o : ""));
 }
-function k(t, n, r, i = {}) {
+function A(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
 	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, x(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), j(a.fixes), e("p", { class: "muted" }, `link: ${g({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), M(a.fixes), e("p", { class: "muted" }, `link: ${g({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function A(t) {
+function j(t) {
 	let n = a(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
 	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function j(t) {
-	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(A)) : null;
+function M(t) {
+	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(j)) : null;
 }
-function M(t, n, i, a = {}) {
-	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, N(t, i, a))));
-	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), l, j(c?.fixes ?? []));
+function N(t, n, i, a = {}) {
+	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, P(t, i, a))));
+	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), l, M(c?.fixes ?? []));
 }
-function N(t, n, r) {
+function P(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, x(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -311,23 +318,23 @@ function N(t, n, r) {
 		})
 	}, t.text);
 }
-function P(t) {
+function F(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(F(e));
+	for (let e of t.kernels) n.appendChild(I(e));
 	return n;
 }
-function F(t) {
-	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), I(t.source));
-}
 function I(t) {
+	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), L(t.source));
+}
+function L(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function L(t) {
+function R(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
@@ -337,11 +344,11 @@ function L(t) {
 	}
 	return r;
 }
-function R(e) {
+function z(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var z = [
+var B = [
 	"overview",
 	"symbols",
 	"guards",
@@ -349,7 +356,7 @@ var z = [
 	"kernels",
 	"sizes"
 ];
-function B(e) {
+function V(e) {
 	let t = h(e), n = {
 		pane: "overview",
 		filter: {},
@@ -368,15 +375,15 @@ function B(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : z.includes(t.pane) ? {
+	} : B.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function V(t, r, a = {}) {
+function H(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
 	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = B(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	let l = a.deepLinks ?? !0, u = V(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
@@ -388,34 +395,34 @@ function V(t, r, a = {}) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, H(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, k(o, u.guard, d, a)) : null;
-		s.replaceChildren(U(o), W(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, U(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, A(o, u.guard, d, a)) : null;
+		s.replaceChildren(W(o), G(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
 	f();
 }
-function H(e, t, n, r) {
+function U(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return w(e, n);
-		case "guards": return T(e, t, n, r);
-		case "why": return M(e, t, n, r);
-		case "kernels": return P(e);
-		case "sizes": return L(e);
+		case "symbols": return T(e, n);
+		case "guards": return E(e, t, n, r);
+		case "why": return N(e, t, n, r);
+		case "kernels": return F(e);
+		case "sizes": return R(e);
 		default: return S(e, n, r);
 	}
 }
-function U(t) {
+function W(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function W(t, n) {
-	return e("nav", {}, ...z.map((r) => e("button", {
+function G(t, n) {
+	return e("nav", {}, ...B.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var G = { render({ model: t, el: n }) {
+var K = { render({ model: t, el: n }) {
 	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -453,7 +460,7 @@ var G = { render({ model: t, el: n }) {
 		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), V(r, n, { deepLinks: !1 });
+		})), H(r, n, { deepLinks: !1 });
 	}, h = () => {
 		let e = t.get("results") ?? [];
 		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -462,4 +469,4 @@ var G = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, a, r), m(), h(), p();
 } };
-export { G as default };
+export { K as default };

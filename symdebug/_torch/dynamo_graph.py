@@ -9,6 +9,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from symdebug._torch.callee import callee_of
+
 
 def graph_inputs_snapshot() -> dict[str, Any] | None:
     """Code object and signature of the frame being compiled.
@@ -24,7 +26,9 @@ def graph_inputs_snapshot() -> dict[str, Any] | None:
     if tx is None:
         return None
     code = tx.f_code
+    f_locals = getattr(tx, "f_locals", None)
     return {
+        "callee": callee_of(code, f_locals if isinstance(f_locals, dict) else {}),
         "code": {"name": code.co_name, "filename": code.co_filename, "lineno": code.co_firstlineno},
         "signature": signature_of(code),
     }

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.cells import cell_aliases
+from symdebug.capture.export_hook import exports_recorded
 from symdebug.capture.handler import CaptureHandler
 from symdebug.live.session import LiveSession
 from symdebug.live.verify import Verdicts, apply_verdicts
@@ -55,6 +56,7 @@ class LiveCapture:
         if self._disable_caches:
             stack.enter_context(compile_caches_disabled())
         stack.enter_context(inductor_provenance_enabled())
+        stack.enter_context(exports_recorded(self.handler.stream))
         logger = trace_logger()
         logger.addHandler(self.handler)
         stack.callback(logger.removeHandler, self.handler)

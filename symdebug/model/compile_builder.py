@@ -9,10 +9,21 @@ from typing import Any
 
 from symdebug.events import GRAPH_INPUTS
 from symdebug.model.compile_events import CompileEvents
+from symdebug.model.export_builder import export_outcome
 from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
+from symdebug.model.own_code import call_site
 from symdebug.model.reasons import split_payload
-from symdebug.model.types import Compile, InputDim, ShapeCheck, Signature, Symbol, TensorMeta
+from symdebug.model.types import (
+    Callee,
+    Compile,
+    Frame,
+    InputDim,
+    ShapeCheck,
+    Signature,
+    Symbol,
+    TensorMeta,
+)
 from symdebug.model.values import CompileStatus, Source
 
 
@@ -69,6 +80,12 @@ def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
     return dims
 
 
+def _caller(group: CompileEvents, reader: FrameReader) -> Frame | None:
+    """The user's own line that called the compiled frame (torch logs the stack above it)."""
+    start = group.last("dynamo_start")
+    return call_site(reader.frames(start.body.get("stack"))) if start is not None else None
+
+
 def _where(
     group: CompileEvents, metrics: Mapping[str, Any], reader: FrameReader
 ) -> tuple[str, str, int]:
@@ -112,6 +129,20 @@ def _signature(group: CompileEvents) -> Signature | None:
     return Signature(**data) if isinstance(data, dict) else None
 
 
+def _callee(group: CompileEvents) -> Callee | None:
+    event = group.last(GRAPH_INPUTS)
+    data = event.body.get("callee") if event is not None else None
+    if not isinstance(data, dict):
+        return None
+    names = data.get("names")
+    return Callee(
+        qualname=str(data.get("qualname") or ""),
+        filename=str(data.get("filename") or ""),
+        lineno=int(data.get("lineno") or 0),
+        names={str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {},
+    )
+
+
 def build_compile(
     group: CompileEvents, tree: GuardTree, symbols: list[Symbol], reader: FrameReader
 ) -> Compile:
@@ -122,7 +153,7 @@ def build_compile(
     key = group.key
     static = _static_by_default(metrics)
     seconds = metrics.get("entire_frame_compile_time_s")
-    return Compile(
+    compile_ = Compile(
         compile_id=group.compile_id,
         torch_id=key.compile_id,
         generation=group.generation,
@@ -151,4 +182,19 @@ def build_compile(
         shape_env_guard_count=metrics.get("shape_env_guard_count"),
         seconds=float(seconds) if isinstance(seconds, int | float) else None,
         rank=group.rank,
+        callee=_callee(group),
+        caller=_caller(group, reader),
     )
+    return _as_export(compile_, group, reader) if group.kind == "export" else compile_
+
+
+def _as_export(compile_: Compile, group: CompileEvents, reader: FrameReader) -> Compile:
+    """An export's record: its call site and outcome instead of a frame's metrics."""
+    outcome = export_outcome(group, reader)
+    compile_.kind = "export"
+    compile_.torch_id = compile_.compile_id
+    compile_.frame_id = -1 - compile_.frame_compile_id  # each export is its own "frame"
+    for name in ("name", "filename", "lineno", "status", "fail_type", "fail_reason"):
+        setattr(compile_, name, getattr(outcome, name))
+    compile_.marked_dynamic = outcome.marked_dynamic
+    return compile_

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from symdebug.events import CompileKey, Event
-from symdebug.model.values import CompileId
+from symdebug.model.values import CompileId, CompileKind
 
 Identity = tuple[int | None, int, int]
 
@@ -25,12 +25,15 @@ class CompileEvents:
     rank: int | None = None
     restarts: int = 0
     generation: int = 0
+    kind: CompileKind = "compile"
     _by_name: dict[str, list[Event]] | None = None
     _indexed: int = -1
 
     @property
     def compile_id(self) -> CompileId:
         """Torch's id; after a ``torch._dynamo.reset()`` reused it, ``@<generation>`` follows."""
+        if self.kind == "export":
+            return CompileId.export(self.key.frame_compile_id)
         return CompileId(self.key.compile_id).in_generation(self.generation)
 
     def named(self, name: str) -> list[Event]:
@@ -61,9 +64,11 @@ def group_by_compile(events: Iterable[Event]) -> list[CompileEvents]:
     groups: dict[tuple[Identity, int], CompileEvents] = {}
     generation: dict[Identity, int] = {}
     finished: set[Identity] = set()
+    exports = ExportGroups()
     for event in events:
         key = event.key
         if key is None:
+            exports.add(event)
             continue
         identity = (key.compiled_autograd_id, key.frame_id, key.frame_compile_id)
         if identity in finished and event.name in OPENING and key.attempt == 0:
@@ -78,7 +83,75 @@ def group_by_compile(events: Iterable[Event]) -> list[CompileEvents]:
         group.events.append(event)
         if event.name == "compilation_metrics":
             finished.add(identity)
-    return list(groups.values())
+    return [*groups.values(), *exports.done()]
+
+
+#: Keyless events that an export logs (a non-strict ``torch.export`` runs outside Dynamo,
+#: so torch's trace context names no compile); the ``export_*`` ones are the live capture's.
+EXPORT_EVENTS = frozenset(
+    {
+        "export_start",
+        "describe_storage",
+        "describe_tensor",
+        "describe_source",
+        "create_symbol",
+        "create_unbacked_symbol",
+        "expression_created",
+        "guard_added",
+        "guard_added_fast",
+        "symbolic_shape_specialization",
+        "propagate_real_tensors",
+        "propagate_real_tensors_provenance",
+        "exported_program",
+        "export_end",
+    }
+)
+#: An export group with none of these (only tensor descriptions) is no export.
+_EXPORT_FACTS = frozenset(
+    {"create_symbol", "create_unbacked_symbol", "guard_added", "guard_added_fast"}
+    | {"symbolic_shape_specialization", "exported_program", "export_start"}
+)
+_EXPORT_CLOSING = frozenset({"exported_program", "export_end"})
+
+
+class ExportGroups:
+    """Keyless events of exports, one synthetic group (``export/<n>``) per export call.
+
+    The live capture brackets each call with ``export_start``/``export_end``; in a log,
+    ``exported_program`` ends a successful one and the next keyless event opens another.
+    """
+
+    def __init__(self) -> None:
+        self.groups: list[CompileEvents] = []
+        self._open: CompileEvents | None = None
+
+    def add(self, event: Event) -> None:
+        """File one keyless event under the export it belongs to (others are dropped)."""
+        if event.name not in EXPORT_EVENTS:
+            return
+        if self._open is None or event.name == "export_start" or self._next_export(event):
+            key = CompileKey(-1, len(self.groups))
+            self._open = CompileEvents(key, rank=event.rank, kind="export")
+            self.groups.append(self._open)
+        self._open.events.append(event)
+        bracketed = self._open.events[0].name == "export_start"
+        if event.name == "export_end" or (event.name in _EXPORT_CLOSING and not bracketed):
+            self._open = None
+
+    def _next_export(self, event: Event) -> bool:
+        """In a log, inputs described again after tracing began open the next export."""
+        if self._open is None or not event.name.startswith("describe_"):
+            return False
+        last = self._open.events[-1].name
+        bracketed = self._open.events[0].name == "export_start"
+        return not bracketed and not last.startswith("describe_")
+
+    def done(self) -> list[CompileEvents]:
+        """The exports that logged a symbol, guard, specialization or program."""
+        kept = [g for g in self.groups if any(e.name in _EXPORT_FACTS for e in g.events)]
+        for number, group in enumerate(kept):
+            group.key = CompileKey(-1, number)
+        return kept
 
 
 def _same_attempt(group: CompileEvents, key: CompileKey) -> bool:

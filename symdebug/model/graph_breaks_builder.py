@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from symdebug.model.compile_events import CompileEvents
+from symdebug.model.data_dependent import expression_of, failed_compile_break
 from symdebug.model.frames import is_torch_file
 from symdebug.model.types import Frame, GraphBreak
 from symdebug.model.values import CompileId
@@ -81,6 +82,7 @@ def break_of(compile_id: CompileId, payload: str, *, failed: bool) -> GraphBreak
         user_stack=user_stack,
         framework_frame=framework[-1] if framework else None,
         skipped=failed or SKIPPING in reason_text,
+        expression=expression_of(framework_text),
     )
 
 
@@ -111,4 +113,5 @@ def build_graph_breaks(group: CompileEvents) -> list[GraphBreak]:
         breaks.setdefault((found.reason, found.where), found)
     if failed and not breaks:
         return [_skipped_without_reason(group.compile_id, metrics)]
-    return list(breaks.values())
+    data_dependent = failed_compile_break(group.compile_id, metrics) if not breaks else None
+    return [data_dependent] if data_dependent is not None else list(breaks.values())

@@ -8,6 +8,7 @@ from typing import Any
 
 from symdebug.events import SHAPE_ENV, Event
 from symdebug.model.compile_events import CompileEvents
+from symdebug.model.export_builder import export_user_stack
 from symdebug.model.frames import is_torch_file
 from symdebug.model.stacks import StackEvidence, StackReader
 from symdebug.model.types import Frame, Guard
@@ -55,7 +56,7 @@ def guard_from_event(event: Event, compile_id: CompileId, reader: StackReader) -
         expr=expr,
         compile_id=compile_id,
         status=_status(evidence, live),
-        user_stack=reader.user_frames(body.get("user_stack")),
+        user_stack=_user_stack(body, compile_id, reader),
         framework_stack=list(evidence.frames),  # shared by guards of one stack tail
         fx_node=_node_name(live),
         phase=live.get("phase") or evidence.phase,
@@ -67,6 +68,12 @@ def guard_from_event(event: Event, compile_id: CompileId, reader: StackReader) -
         backward_trace=bool(live.get("autograd_backward")),
         inductor_node=live.get("inductor_node"),
     )
+
+
+def _user_stack(body: Mapping[str, Any], cid: CompileId, reader: StackReader) -> list[Frame]:
+    """The event's user stack; an export's events carry none, so its model frames."""
+    user = reader.user_frames(body.get("user_stack"))
+    return user if user or not cid.is_export else export_user_stack(body.get("stack"), reader)
 
 
 def _frame_from_loc(loc: str | None) -> list[Frame]:
@@ -109,11 +116,17 @@ def _reconcile_with_shape_env(
             guards[expr] = _guard_from_shape_env(entry, cid)
 
 
+def _guard_events(group: CompileEvents) -> list[Event]:
+    """``guard_added_fast``; an export's log may hold ``guard_added`` (draft export) too."""
+    fast = group.named("guard_added_fast")
+    return [*fast, *group.named("guard_added")] if group.kind == "export" else fast
+
+
 def build_guards(group: CompileEvents, reader: StackReader) -> list[Guard]:
     """Deduplicated guards of one compile, in the order torch added them."""
     compile_id = group.compile_id
     guards: dict[str, Guard] = {}
-    for event in group.named("guard_added_fast"):
+    for event in _guard_events(group):
         guard = guard_from_event(event, compile_id, reader)
         kept = guards.get(guard.expr)
         # The same expression can be evaluated first under suppressed guards (fake tensor

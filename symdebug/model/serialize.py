@@ -16,6 +16,7 @@ from symdebug.model.code_types import (
     SpecializedDim,
 )
 from symdebug.model.types import (
+    Callee,
     Compile,
     Facts,
     Fix,
@@ -75,7 +76,7 @@ def _plain(obj: Any) -> dict[str, Any]:
         value = getattr(obj, field.name)
         if field.name in REFERENCE_FIELDS and not isinstance(obj, Facts):
             value = _reference(value)
-        elif isinstance(value, Frame | Signature):
+        elif isinstance(value, Frame | Signature | Callee):
             value = dataclasses.asdict(value)
         elif field.name == "fixes":
             value = [_fix_dict(fix) for fix in value]
@@ -250,12 +251,15 @@ def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
 
 def _compile(data: dict[str, Any]) -> Compile:
     signature = data.get("signature")
+    callee = data.get("callee")
     return Compile(
         **dict(
             data,
             inputs=[InputDim(**item) for item in data.get("inputs", [])],
             shape_checks=[ShapeCheck(**item) for item in data.get("shape_checks", [])],
             signature=Signature(**signature) if signature else None,
+            callee=Callee(**callee) if callee else None,
+            caller=_maybe_frame(data.get("caller")),
             tensors={k: TensorMeta(**v) for k, v in data.get("tensors", {}).items()},
         )
     )

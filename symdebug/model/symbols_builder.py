@@ -11,20 +11,10 @@ from symdebug.model.compile_events import CompileEvents
 from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.types import Frame, Symbol
+from symdebug.model.unbacked import describe_unbacked, is_unbacked, parse_range
 from symdebug.model.values import CompileId, Source
 
-_RANGE = re.compile(r"\[(?P<lower>[^,]+), (?P<upper>[^\]]+)\]")
 _DUCK = re.compile(r"^(?P<new>.+?) == (?P<old>.+)$")
-
-
-def _bound(text: str) -> int | str:
-    text = text.strip()
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
-def _parse_range(text: Any) -> tuple[int | str, int | str] | None:
-    match = _RANGE.search(str(text or ""))
-    return (_bound(match["lower"]), _bound(match["upper"])) if match else None
 
 
 def _user_frames(group: CompileEvents, reader: FrameReader) -> dict[str, Frame]:
@@ -69,7 +59,7 @@ def _from_events(group: CompileEvents, tree: GuardTree) -> list[Symbol]:
                 sources=[Source(source)] if source else [],
                 compile_id=group.compile_id,
                 hint=int(value) if value.lstrip("-").isdigit() else None,
-                range=_parse_range(body.get("vr")),
+                range=parse_range(body.get("vr")),
             ),
         )
     _add_duck_sources(by_name, tree)
@@ -95,10 +85,11 @@ def build_symbols(group: CompileEvents, tree: GuardTree, reader: FrameReader) ->
         if env is not None
         else _from_events(group, tree)
     )
+    describe_unbacked(symbols, group, tree, reader)
     frames = _user_frames(group, reader)
     for symbol in symbols:
         symbol.user_frame = frames.get(symbol.name)
-        if symbol.name.startswith("u"):
+        if is_unbacked(symbol.name):
             symbol.state = "unbacked"
         elif len(symbol.sources) > 1:
             symbol.state = "duck-sized"

@@ -13,6 +13,7 @@ from symdebug.model.code_types import FxNode, GraphCode, Kernel
 from symdebug.model.values import (
     Cause,
     CompileId,
+    CompileKind,
     CompileStatus,
     FixKind,
     GuardStatus,
@@ -140,6 +141,12 @@ class Symbol:
     #: of ``fixes``, as text.
     fix: str | None = None
     fixes: list[Fix] = field(default_factory=list)
+    #: What made an unbacked symbol (``the result of .item()``, ``the size of nonzero()``,
+    #: ``an input size marked unbacked``); its line is ``user_frame``.  Empty otherwise.
+    origin: str = ""
+    #: What the compiled graph checks of an unbacked symbol at run time (``u0 >= 0``,
+    #: ``u0 <= 3``): its ``_assert_scalar`` nodes; a call that breaks one raises.
+    runtime_asserts: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -234,6 +241,28 @@ class Signature:
 
 
 @dataclass(slots=True)
+class Callee:
+    """What the user compiled, when Dynamo compiled a frame around it (or its own name).
+
+    Attributes
+    ----------
+    qualname
+        ``MyModule.forward`` for a compiled module (also behind torch's ``inner`` wrapper or
+        a library decorator), else the frame's qualified name.
+    filename, lineno
+        Where the callee is defined; empty and 0 when it is the compiled frame itself.
+    names
+        A wrapper's inputs by the callee's parameter names: ``{"L['args'][0]": "x"}``.
+        Sources stay Dynamo's (settings match them); this is what a user calls them.
+    """
+
+    qualname: str = ""
+    filename: str = ""
+    lineno: int = 0
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class Compile:
     """One Dynamo frame compile (the last attempt after restarts)."""
 
@@ -269,11 +298,23 @@ class Compile:
     seconds: float | None = None
     rank: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: ``export`` for a ``torch.export`` call (id ``export/<n>``); its failure is torch's
+    #: ``UserError`` text with the suggested fixes.
+    kind: CompileKind = "compile"
+    #: What the user compiled (``MyModule.forward``), when the capture saw it; None in logs.
+    callee: Callee | None = None
+    #: The user's own line that called the compiled frame (from torch's stack above it).
+    caller: Frame | None = None
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
         self.marked_dynamic = [Source(s) for s in self.marked_dynamic]
         self.marked_static = [Source(s) for s in self.marked_static]
+
+    @property
+    def title(self) -> str:
+        """The name a user knows the frame by: ``MyModule.forward``, else torch's name."""
+        return self.callee.qualname if self.callee and self.callee.qualname else self.name
 
     @property
     def frame_key(self) -> tuple[int, int]:
@@ -330,6 +371,12 @@ class GraphBreak:
         The dynamic sizes of the broken compile that are constants in a resume compile.
     fixes
         What would avoid the break or its cost, best first.
+    expression
+        For a data-dependent break or error, the expression torch could not decide
+        (``Eq(u0, 1)``): it holds an unbacked symbol, which has no value at compile time.
+    failed
+        True when the compile raised instead of breaking (``fullgraph=True``): the call
+        failed, nothing of the frame ran compiled.
     """
 
     compile_id: CompileId
@@ -343,6 +390,8 @@ class GraphBreak:
     resume_compiles: list[CompileId] = field(default_factory=list)
     lost: list[LostDynamism] = field(default_factory=list)
     fixes: list[Fix] = field(default_factory=list)
+    expression: str = ""
+    failed: bool = False
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)

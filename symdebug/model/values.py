@@ -36,10 +36,13 @@ SpecializationKind = Literal["size", "int"]
 WhyStepKind = Literal["state", "guard", "node", "line", "recompile", "fix"]
 #: What applying a fix means: a torch setting, a mark on an input, or a change to the code.
 FixKind = Literal["setting", "mark", "code"]
+#: What made the graph: ``torch.compile`` (Dynamo) or ``torch.export`` (``export/<n>`` ids).
+CompileKind = Literal["compile", "export"]
 
 _LOCAL = re.compile(r"""L\[['"]([^'"]+)['"]\]""")
 _SIZE = re.compile(r"^(?P<tensor>.+)\.size\(\)\[(?P<dim>\d+)\]$")
 _COMPILE_ID = re.compile(r"^(?:!(?P<ca>\d+)/)?(?P<frame>\d+)/(?P<number>\d+)(?:@(?P<gen>\d+))?$")
+_EXPORT_ID = re.compile(r"^export/(?P<number>\d+)$")
 
 
 @lru_cache(maxsize=16384)
@@ -148,6 +151,16 @@ class CompileId(str):
         suffix = f"@{generation}" if generation else ""
         return cls(f"{prefix}{frame_id}/{number}{suffix}")
 
+    @classmethod
+    def export(cls, number: int) -> CompileId:
+        """The id of the ``number``-th ``torch.export`` call: ``export/<number>``."""
+        return cls(f"export/{number}")
+
+    @property
+    def is_export(self) -> bool:
+        """Whether this names a ``torch.export`` call, not a Dynamo compile."""
+        return self.startswith("export/")
+
     @property
     def frame_id(self) -> int:
         """The frame number (``0`` in ``0/1``)."""
@@ -189,6 +202,7 @@ def _id_parts(text: str) -> tuple[int, int, int, int]:
     """``(compiled-autograd id or -1, frame, number, generation)``; ``-1``s when unparsable."""
     match = _COMPILE_ID.match(text)
     if match is None:
-        return (-1, -1, -1, 0)
+        export = _EXPORT_ID.match(text)
+        return (-1, -1, int(export["number"]) if export else -1, 0)
     autograd = int(match["ca"]) if match["ca"] else -1
     return (autograd, int(match["frame"]), int(match["number"]), int(match["gen"] or 0))

@@ -61,7 +61,9 @@ def _op_evidence(guard: Guard) -> bool:
     """An operator needed the guard: the node being run, op frames, or AOT tracing."""
     exact_node = guard.fx_node is not None and not guard.fx_node_inferred
     op_frames = any(_is_op_frame(f.filename, f.name) for f in guard.framework_stack)
-    return exact_node or op_frames or guard.phase == "aot"
+    # An export traces the model itself with AOT (make_fx): its phase shows no operator.
+    tracing = guard.phase == "aot" and not guard.compile_id.is_export
+    return exact_node or op_frames or tracing
 
 
 def _compiler_cause(guard: Guard) -> Cause | None:
@@ -84,7 +86,10 @@ def is_python_branch(guard: Guard) -> bool:
     if _compiler_cause(guard) is not None or _op_evidence(guard):
         return False
     names = {frame.name for frame in guard.framework_stack}
-    return (guard.instruction or "").startswith(_BRANCH_OPS) or "evaluate_expr" in names
+    # An export's model line with no operator below it: Python asked for the value.
+    exported = guard.compile_id.is_export and guard.user_frame is not None
+    branch_op = (guard.instruction or "").startswith(_BRANCH_OPS)
+    return branch_op or "evaluate_expr" in names or exported
 
 
 def guard_cause(guard: Guard) -> Cause:
@@ -106,11 +111,12 @@ def classify_guards(facts: Facts) -> None:
 
 
 def _violated(spec: Specialization, compile_: Compile | None) -> bool:
-    return bool(
-        compile_ is not None
-        and compile_.fail_type == "ConstraintViolationError"
-        and spec.source in (compile_.fail_reason or "")
-    )
+    """A marked dim fixed: torch names its source, or (export) it was a requested ``Dim``."""
+    if compile_ is None or compile_.fail_type != "ConstraintViolationError":
+        return False
+    if compile_.kind == "export":
+        return spec.source in compile_.marked_dynamic
+    return spec.source in (compile_.fail_reason or "")
 
 
 def _value_changed_before(spec: Specialization, history: list[Specialization]) -> bool:

@@ -7,6 +7,7 @@ steps every view shows.
 from __future__ import annotations
 
 from symdebug.model.index import FactIndex
+from symdebug.model.own_code import library_of, user_line
 from symdebug.model.types import (
     Facts,
     Fix,
@@ -61,8 +62,12 @@ def fix_step(fix: Fix) -> WhyStep:
     return WhyStep("fix", f"{fix.code}\n# {fix.explanation}" if fix.explanation else fix.code)
 
 
-def guard_steps(guard: Guard) -> list[WhyStep]:
-    """A guard, its FX node (or the absence of one) and its user line."""
+def guard_steps(guard: Guard, caller: Frame | None = None) -> list[WhyStep]:
+    """A guard, its FX node (or the absence of one), its user line and any library line.
+
+    The user line is the deepest one of the user's own code (``caller``, the call site of
+    the compiled frame, when every traced line lies in a library).
+    """
     steps = [
         WhyStep("guard", f"{guard.expr} [{guard.cause}, {guard.status}, {guard.phase}]", guard.id)
     ]
@@ -72,9 +77,12 @@ def guard_steps(guard: Guard) -> list[WhyStep]:
         steps.append(WhyStep("node", f"FX node {guard.fx_node}{inferred}{target}"))
     else:
         steps.append(WhyStep("node", "no FX node: Python control flow"))
-    frame = guard.user_frame
+    frame, library = user_line(guard.user_frame, guard.user_stack, caller)
     if frame is not None:
         steps.append(WhyStep("line", f"{frame.filename}:{frame.lineno}  {frame.line}", frame=frame))
+    if library is not None:
+        where = f"{library.filename}:{library.lineno}  {library.line}"
+        steps.append(WhyStep("line", f"in {library_of(library.filename)}: {where}", frame=library))
     return steps
 
 
@@ -84,13 +92,15 @@ def _recompile_step(recompile: Recompile) -> WhyStep:
     return WhyStep("recompile", text, recompile.guard.id if recompile.guard else None)
 
 
-def _steps(explanation: SourceExplanation, recompiles: list[Recompile]) -> list[WhyStep]:
+def _steps(
+    explanation: SourceExplanation, recompiles: list[Recompile], caller: Frame | None
+) -> list[WhyStep]:
     e = explanation
     value = f" = {e.value}" if e.value is not None else ""
     cause = f" ({e.cause})" if e.cause and e.state != "dynamic" else ""
     steps = [WhyStep("state", f"{e.source} is {e.state}{value} in compile {e.compile_id}{cause}")]
     for guard in e.guards[:MAX_GUARD_STEPS]:
-        steps += guard_steps(guard)
+        steps += guard_steps(guard, caller)
     steps += [_recompile_step(r) for r in recompiles]
     steps += [fix_step(fix) for fix in e.fixes]
     return steps
@@ -113,7 +123,8 @@ def explain(index: FactIndex, source: Source) -> SourceExplanation:
         fixes=_fixes(index, symbol, source, recompiles),
         user_frame=_user_frame(symbol, guards),
     )
-    explanation.steps = _steps(explanation, recompiles)
+    compile_ = index.compile.get(symbol.compile_id)
+    explanation.steps = _steps(explanation, recompiles, compile_.caller if compile_ else None)
     return explanation
 
 

@@ -10,7 +10,9 @@ Every function here returns None rather than guess.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -167,9 +169,19 @@ def _call(name: str, args: list[ast.expr]) -> ast.expr:
 # ---------------------------------------------------------------- the user's line
 
 
+def without_comment(line: str) -> str:
+    """A source line without its trailing ``# comment`` (unchanged if it does not tokenize)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return line
+    comment = next((t for t in tokens if t.type == tokenize.COMMENT), None)
+    return line[: comment.start[1]].rstrip() if comment is not None else line
+
+
 def _statement(line: str) -> ast.Module | None:
     """One source line as a module: a compound header gets a body so that it parses."""
-    text = line.strip()
+    text = without_comment(line.strip()).strip()
     if text.startswith("elif "):
         text = text[2:]
     if text.endswith(":"):

@@ -8,6 +8,7 @@ and the break's fix of that loss.
 from __future__ import annotations
 
 from symdebug.model.types import Facts, GraphBreak, LostDynamism, SourceExplanation, WhyStep
+from symdebug.processors.data_dependent_fixes import break_symbol
 from symdebug.processors.explanations import fix_step
 
 
@@ -41,9 +42,48 @@ def _add(explanation: SourceExplanation, graph_break: GraphBreak, lost: LostDyna
             explanation.steps.append(fix_step(fix))
 
 
+#: How a data-dependent step begins (``why`` shows these steps).
+DATA_DEPENDENT = "data-dependent at"
+
+
+def data_dependent_step(graph_break: GraphBreak, symbol: str) -> WhyStep:
+    """One step: where torch could not decide an expression on the input's unbacked symbol."""
+    outcome = "the compile failed" if graph_break.failed else "the graph broke"
+    text = (
+        f"{DATA_DEPENDENT} {graph_break.where}: torch could not decide "
+        f"{graph_break.expression} ({symbol} has no value at compile time), {outcome} "
+        f"in compile {graph_break.compile_id}"
+    )
+    return WhyStep("line", text, frame=graph_break.user_frame)
+
+
+def _data_dependent(facts: Facts) -> dict[str, list[tuple[GraphBreak, str]]]:
+    """Source -> the data-dependent breaks on that input's unbacked symbol (any compile)."""
+    found: dict[str, list[tuple[GraphBreak, str]]] = {}
+    symbols = {(str(s.compile_id), s.name): s for s in facts.symbols if s.state == "unbacked"}
+    for graph_break in facts.graph_breaks:
+        symbol = break_symbol(graph_break, symbols)
+        if symbol is None:
+            continue
+        for source in symbol.sources:
+            found.setdefault(source, []).append((graph_break, symbol.name))
+    return found
+
+
+def _add_data_dependent(explanation: SourceExplanation, graph_break: GraphBreak, name: str) -> None:
+    explanation.steps.append(data_dependent_step(graph_break, name))
+    for fix in graph_break.fixes:
+        if fix not in explanation.fixes:
+            explanation.fixes.append(fix)
+            explanation.steps.append(fix_step(fix))
+
+
 def explain_graph_breaks(facts: Facts) -> None:
-    """Add each graph break's loss to the explanation of the inputs it concerns."""
+    """Add each graph break's loss (and each data-dependent break) to the inputs it concerns."""
     affected = _affected(facts)
+    data_dependent = _data_dependent(facts)
     for explanation in facts.explanations:
         for graph_break, lost in affected.get(explanation.source, []):
             _add(explanation, graph_break, lost)
+        for graph_break, name in data_dependent.get(explanation.source, []):
+            _add_data_dependent(explanation, graph_break, name)

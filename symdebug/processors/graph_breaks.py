@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
 from symdebug.model.values import Source
+from symdebug.processors.data_dependent_fixes import break_symbol, data_dependent_fixes
 from symdebug.processors.graph_break_fixes import break_fixes
 
 RESUME_PREFIX = "torch_dynamo_resume_in_"
@@ -85,6 +86,7 @@ def link_graph_breaks(facts: Facts) -> None:
     for compile_ in facts.compiles:
         by_name[(compile_.name, compile_.filename)].append(compile_)
     hints: Hints = {(str(s.compile_id), s.name): s.hint for s in facts.symbols}
+    symbols = {(str(s.compile_id), s.name): s for s in facts.symbols}
     for graph_break in facts.graph_breaks:
         broken = by_id.get(graph_break.compile_id)
         if broken is None:
@@ -93,4 +95,5 @@ def link_graph_breaks(facts: Facts) -> None:
         graph_break.resume_frames = list(dict.fromkeys(c.name for c in resumes))
         graph_break.resume_compiles = [c.compile_id for c in resumes]
         graph_break.lost = lost_dynamism(broken, resumes, hints)
-        graph_break.fixes = break_fixes(graph_break)
+        symbol = break_symbol(graph_break, symbols)
+        graph_break.fixes = [*data_dependent_fixes(graph_break, symbol), *break_fixes(graph_break)]

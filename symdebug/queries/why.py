@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from symdebug.model.index import FactIndex
+from symdebug.model.names import input_names, sources_named, user_name
+from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import (
     Fix,
@@ -24,7 +26,7 @@ from symdebug.model.types import (
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
 from symdebug.processors.fix_text import fix_lines
-from symdebug.processors.graph_break_steps import break_step
+from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -52,6 +54,14 @@ class Explanation:
     #: The graph breaks that made this input a constant in a resume frame (or took the
     #: dynamism of this marked input away from the rest of its frame), with what each lost.
     graph_breaks: list[tuple[GraphBreak, LostDynamism]] = field(default_factory=list)
+    #: The input as the user names it, when Dynamo's name is a wrapper's (``x.shape[0]``
+    #: for ``L['args'][0].size()[0]``); empty otherwise.
+    user_name: str = ""
+    #: The innermost traced line when it lies in a library (``torch``, ``transformers``):
+    #: context for ``user_frame``, the deepest line of the user's own code.
+    library_frame: Frame | None = None
+    #: The data-dependent breaks or errors on this input's unbacked symbol, as text.
+    data_dependent: list[str] = field(default_factory=list)
 
     @property
     def fx_node(self) -> str | None:
@@ -65,7 +75,8 @@ class Explanation:
 
     def __str__(self) -> str:
         value = f" = {self.value}" if self.value is not None else ""
-        lines = [f"{self.source} is {self.state}{value} in compile {self.compile_id}"]
+        said = f"{self.user_name} ({self.source})" if self.user_name else self.source
+        lines = [f"{said} is {self.state}{value} in compile {self.compile_id}"]
         if self.cause and self.state != "dynamic":
             lines.append(f"  cause: {self.cause}")
         lines += [
@@ -73,6 +84,9 @@ class Explanation:
         ]
         label = "first used at" if self.state == "dynamic" else "user line"
         lines.append(f"  {label}: {_where(self.user_frame)}")
+        if self.library_frame is not None:
+            library = library_of(self.library_frame.filename)
+            lines.append(f"  library line ({library}): {_where(self.library_frame)}")
         if self.framework_frame is not None:
             fw = self.framework_frame
             lines.append(f"  framework line: {fw.filename}:{fw.lineno} in {fw.name}")
@@ -83,6 +97,7 @@ class Explanation:
             lines.append(f"  recompile {r.compile_id} (entry {r.failed_entry} failed): {reason}")
             lines += [f"      -> {step}" for step in self.chains.get(r.compile_id, [])]
         lines += [f"  {break_step(b, lost).text}" for b, lost in self.graph_breaks]
+        lines += [f"  {text}" for text in self.data_dependent]
         for fix in self.fixes:
             lines += fix_lines(fix)
         return "\n".join(lines)
@@ -100,7 +115,7 @@ def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Sourc
     known = [e.source for e in index.facts.explanations]
     wanted = f"{name}.size()[{dim}]" if dim is not None else name
     local = f"L['{name}'].size()[{dim}]" if dim is not None else f"L['{name}']"
-    for candidate in (wanted, local):
+    for candidate in (wanted, local, *_renamed(index, name, dim)):
         if candidate in index.explanations:
             return Source(candidate)
     stripped = [src for src in known if src.same_input(wanted)]
@@ -111,6 +126,19 @@ def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Sourc
         return stripped[0]
     listing = ", ".join(known[:20]) or "none (nothing was compiled)"
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
+
+
+def _renamed(index: FactIndex, name: str, dim: int | None) -> list[str]:
+    """The wrapper sources a parameter name stands for (``x`` -> ``L['args'][0]``)."""
+    roots = sources_named(input_names(index.facts.compiles), name)
+    return [f"{root}.size()[{dim}]" if dim is not None else root for root in roots]
+
+
+def _user_name(index: FactIndex, source: Source, compile_id: str) -> str:
+    compile_ = index.compile.get(compile_id)
+    names = compile_.callee.names if compile_ is not None and compile_.callee else {}
+    said = user_name(source, names) if names else ""
+    return said if said != source.shape else ""
 
 
 def _describe(graph: nx.MultiDiGraph, key: str) -> str:
@@ -161,8 +189,16 @@ def breaks_of(index: FactIndex, source: Source) -> list[tuple[GraphBreak, LostDy
     ]
 
 
+def _lines(index: FactIndex, stored: SourceExplanation) -> tuple[Frame | None, Frame | None]:
+    """``(user line, library line)``: the user's own line, the traced one as context."""
+    compile_ = index.compile.get(stored.compile_id)
+    stack = stored.guards[0].user_stack if stored.guards else []
+    return user_line(stored.user_frame, stack, compile_.caller if compile_ else None)
+
+
 def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
     """The stored answer for an input, with the objects it refers to."""
+    user_frame, library_frame = _lines(index, stored)
     return Explanation(
         source=stored.source,
         state=stored.state,
@@ -170,12 +206,15 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         value=stored.value,
         compile_id=stored.compile_id,
         guards=list(stored.guards),
-        user_frame=stored.user_frame,
+        user_frame=user_frame,
+        library_frame=library_frame,
         fixes=list(stored.fixes),
         recompiles=[index.recompile[c] for c in stored.recompiles if c in index.recompile],
         history=_history(index, stored.source),
         symbol=stored.symbol,
         graph_breaks=breaks_of(index, stored.source),
+        user_name=_user_name(index, stored.source, stored.compile_id),
+        data_dependent=[s.text for s in stored.steps if s.text.startswith(DATA_DEPENDENT)],
     )
 
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from itertools import groupby
 
+from symdebug.model.constants import grouped_line, library_constant
 from symdebug.model.index import FactIndex
+from symdebug.model.names import frame_title, user_name
+from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
-from symdebug.model.types import Compile, Facts, GraphBreak, Guard
+from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
+from symdebug.model.values import Source
 from symdebug.processors.fix_text import fix_lines
 
 MAX_GUARDS_SHOWN = 8
@@ -28,31 +32,66 @@ def _compile_lines(index: FactIndex, compile_: Compile) -> list[str]:
     return lines
 
 
-def _symbol_lines(index: FactIndex, compile_id: str) -> list[str]:
+def _said(source: str, names: dict[str, str]) -> str:
+    """Dynamo's source, with the user's name first when a wrapper's input was renamed."""
+    said = user_name(source, names) if names else ""
+    return f"{said} ({source})" if said and said != Source(source).shape else source
+
+
+def _symbol_lines(index: FactIndex, compile_: Compile) -> list[str]:
     lines = []
-    for symbol in index.symbols_of(compile_id):
-        sources = ", ".join(symbol.sources)
+    names = compile_.callee.names if compile_.callee is not None else {}
+    constants: dict[str, list[Symbol]] = {}
+    for symbol in index.symbols_of(compile_.compile_id):
+        library = library_constant(symbol, compile_)
+        if library is not None:
+            constants.setdefault(library, []).append(symbol)
+            continue
+        sources = ", ".join(_said(source, names) for source in symbol.sources)
         cause = f" ({symbol.cause})" if symbol.cause and symbol.state != "dynamic" else ""
         lines.append(f"    {symbol.state:<17} {symbol.name:>6} = {sources}{cause}")
+        lines += _origin_lines(symbol)
+    lines += [f"    {grouped_line(lib, items)}" for lib, items in constants.items()]
     return lines
 
 
-def _guard_line(guard: Guard) -> str:
-    where = guard.user_frame
-    at = f"  @ {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
+def _origin_lines(symbol: Symbol) -> list[str]:
+    """What made an unbacked symbol, and the user line (indented below the symbol)."""
+    if not symbol.origin:
+        return []
+    frame = symbol.user_frame
+    where = f" at {frame.filename}:{frame.lineno}" if frame is not None else ""
+    code = [f"          {frame.line}"] if frame is not None and frame.line else []
+    asserts = [f"          runtime asserts: {', '.join(symbol.runtime_asserts)}"]
+    return [
+        f"      {symbol.name}: {symbol.origin}{where}",
+        *code,
+        *(asserts if symbol.runtime_asserts else []),
+    ]
+
+
+def _at(frame: Frame) -> str:
+    return f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
+
+
+def _guard_line(guard: Guard, caller: Frame | None = None) -> str:
+    where, library = user_line(guard.user_frame, guard.user_stack, caller)
+    at = f"  @ {_at(where)}" if where else ""
+    if library is not None:  # the user's own line, then the library line as context
+        at += f" (in {library_of(library.filename)}: {_at(library)})"
     status = "" if guard.status == "installed" else f" [{guard.status}]"
     inferred = "?" if guard.fx_node_inferred else ""
     node = f"  (node {guard.fx_node}{inferred})" if guard.fx_node else ""
     return f"      {guard.expr}{status}{at}{node}"
 
 
-def _guard_lines(guards: list[Guard]) -> list[str]:
+def _guard_lines(guards: list[Guard], caller: Frame | None = None) -> list[str]:
     lines = []
     ordered = sorted(guards, key=lambda g: g.cause)
     for cause, group in groupby(ordered, key=lambda g: g.cause):
         items = list(group)
         lines.append(f"    guards caused by {cause} ({len(items)}):")
-        lines += [_guard_line(guard) for guard in items[:MAX_GUARDS_SHOWN]]
+        lines += [_guard_line(guard, caller) for guard in items[:MAX_GUARDS_SHOWN]]
         if len(items) > MAX_GUARDS_SHOWN:
             lines.append(f"      ... and {len(items) - MAX_GUARDS_SHOWN} more")
     return lines
@@ -67,12 +106,16 @@ def _baked_lines(index: FactIndex, compile_id: str) -> list[str]:
 
 def break_lines(graph_break: GraphBreak, indent: str = "    ") -> list[str]:
     """A graph break: its line and reason, what it created, what it lost, its best fix."""
-    if graph_break.skipped:
+    if graph_break.failed:
+        after = "the compile failed (the call raised)"
+    elif graph_break.skipped:
         after = "frame skipped for good (it runs eagerly, uncompiled)"
     else:
         compiles = ", ".join(graph_break.resume_compiles) or "not compiled"
         after = f"resume frame {', '.join(graph_break.resume_frames) or '?'} ({compiles})"
     lines = [f"{indent}graph break at {graph_break.where}: {graph_break.reason} -> {after}"]
+    if graph_break.expression:
+        lines.append(f"{indent}    data-dependent: torch could not decide {graph_break.expression}")
     frame = graph_break.user_frame
     if frame is not None and frame.line:
         lines.append(f"{indent}    {frame.line}")
@@ -92,13 +135,15 @@ def _frame_lines(
     index: FactIndex, compiles: list[Compile], breaks: dict[str, list[GraphBreak]]
 ) -> list[str]:
     first = compiles[0]
-    lines = [f"frame {first.name} ({first.filename}:{first.lineno}): {len(compiles)} compile(s)"]
+    lines = [f"frame {frame_title(first)}: {len(compiles)} compile(s)"]
+    if first.kind == "export":  # a torch.export call: no frame, no recompiles
+        lines = [f"torch.export.{first.name} at {first.filename}:{first.lineno}"]
     for compile_ in compiles:
         cid = compile_.compile_id
         lines += _compile_lines(index, compile_)
         lines += [line for b in breaks.get(cid, []) for line in break_lines(b)]
-        lines += _symbol_lines(index, cid)
-        lines += _guard_lines(index.guards_of(cid))
+        lines += _symbol_lines(index, compile_)
+        lines += _guard_lines(index.guards_of(cid), compile_.caller)
         lines += _baked_lines(index, cid)
     return lines
 

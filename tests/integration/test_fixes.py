@@ -228,7 +228,8 @@ def test_llama_decode_with_a_batch_of_one() -> None:
     first = s.recompiles[0]  # the prompt's length 6, then 1 token a step
     assert first.sources == ["L['kwargs']['input_ids'].size()[1]"]
     assert first.fixes[0].settings == {SIZE_OBLIVIOUS: True}
-    assert "torch._dynamo.decorators.mark_unbacked(kwargs['input_ids'], 1)" in codes(first.fixes)
+    # in forward's parameter name, not the HF wrapper's kwargs['input_ids'] (issue 12)
+    assert "torch._dynamo.decorators.mark_unbacked(input_ids, 1)" in codes(first.fixes)
     for recompile in s.recompiles:
         assert "mark_unbacked" not in recompile.fixes[0].code
     assert_valid(s)

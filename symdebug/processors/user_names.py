@@ -1,0 +1,76 @@
+"""Fixes in the user's names where Dynamo compiled a wrapper around what the user compiled.
+
+Behind torch's ``inner(*args, **kwargs)`` or a library decorator, an input is
+``L['args'][0]`` and a fix's code reads ``maybe_mark_dynamic(args[0], 0)``; the user
+passed ``x`` (``Callee.names``).  This pass gives such facts fixes whose code and
+explanation say ``x``; the settings stay Dynamo's (``dynamic_sources`` matches them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import lru_cache
+
+from symdebug.model.types import Facts, Fix
+from symdebug.processors.fix_code import user_name
+
+
+@lru_cache(maxsize=1024)
+def _pattern(spelling: str) -> re.Pattern[str]:
+    """``args[0]`` as a whole name: not inside ``xargs[0]`` or Dynamo's ``L['args'][0]``."""
+    return re.compile(r"(?<![\w.'\"\]])" + re.escape(spelling))
+
+
+def _spellings(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], str]]:
+    """How fix code writes each wrapper input (``args[0]``), and the user's name for it."""
+    found = [(user_name(root), name) for root, name in names.items()]
+    ordered = sorted((s, n) for s, n in found if s is not None and s != n)
+    return [(_pattern(spelling), name) for spelling, name in reversed(ordered)]
+
+
+def _said(text: str, spellings: list[tuple[re.Pattern[str], str]]) -> str:
+    for pattern, name in spellings:
+        text = pattern.sub(name, text)
+    return text
+
+
+class _Renamer:
+    """One renamed copy per fix and frame, so equal fixes stay one object."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[int, int], Fix] = {}
+
+    def fixes(
+        self, fixes: list[Fix], frame: int, spellings: list[tuple[re.Pattern[str], str]]
+    ) -> list[Fix]:
+        return [self._fix(fix, frame, spellings) for fix in fixes]
+
+    def _fix(self, fix: Fix, frame: int, spellings: list[tuple[re.Pattern[str], str]]) -> Fix:
+        key = (id(fix), frame)
+        if key not in self._made:
+            code = fix.code if fix.kind == "setting" else _said(fix.code, spellings)
+            explanation = _said(fix.explanation, spellings)
+            same = code == fix.code and explanation == fix.explanation
+            self._made[key] = fix if same else replace(fix, code=code, explanation=explanation)
+        return self._made[key]
+
+
+def rename_fix_inputs(facts: Facts) -> None:
+    """Fixes of wrapper frames' facts in the names of the compiled callable's parameters."""
+    spellings = {
+        c.compile_id: (c.frame_id, _spellings(c.callee.names))
+        for c in facts.compiles
+        if c.callee is not None and c.callee.names
+    }
+    if not spellings:
+        return
+    renamer = _Renamer()
+    for items in (facts.guards, facts.symbols, facts.specializations, facts.recompiles):
+        for item in items:
+            found = spellings.get(item.compile_id)
+            if found is None or not item.fixes:
+                continue
+            item.fixes = renamer.fixes(item.fixes, *found)
+            item.fix = item.fixes[0].code
