@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import identity_change, parse_reason
 from symdebug.model.types import Fix, Recompile
@@ -165,21 +167,25 @@ def int_specialized_fixes(evidence: Evidence) -> list[Fix]:
     ]
 
 
-def violated_fixes(evidence: Evidence) -> list[Fix]:
-    """mark_dynamic on a size the code fixes: maybe_mark_dynamic, or change the line."""
+def _maybe_mark_instead(evidence: Evidence, why: Callable[[str, int], str]) -> list[Fix]:
+    """``maybe_mark_dynamic`` in place of a mark the user wrote; ``why(name, dim)`` explains."""
     marked = markable(evidence.source) if evidence.source is not None else None
     if marked is None:
         return []
     name, _, dim = marked
-    return [
-        Fix(
-            f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
-            "code",
+    return [Fix(f"torch._dynamo.maybe_mark_dynamic({name}, {dim})", "code", why(name, dim))]
+
+
+def violated_fixes(evidence: Evidence) -> list[Fix]:
+    """mark_dynamic on a size the code fixes: maybe_mark_dynamic, or change the line."""
+    return _maybe_mark_instead(
+        evidence,
+        lambda name, dim: (
             f"instead of mark_dynamic: the user line fixes {name}.shape[{dim}] to one value, "
             "which mark_dynamic turns into an error; maybe_mark_dynamic lets torch specialize "
-            "it (one compile per value). Or change that line so it needs no fixed size.",
-        )
-    ]
+            "it (one compile per value). Or change that line so it needs no fixed size."
+        ),
+    )
 
 
 def _made_dynamic(recompile: Recompile, index: FactIndex) -> list[Source]:
@@ -234,21 +240,16 @@ def limit_hit_fix(recompile: Recompile, index: FactIndex) -> Fix | None:
 
 def mark_static_fixes(evidence: Evidence) -> list[Fix]:
     """A dim the user marked static: every new size compiles again; mark it dynamic instead."""
-    marked = markable(evidence.source) if evidence.source is not None else None
-    if marked is None:
-        return []
-    name, _, dim = marked
-    return [
-        Fix(
-            f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
-            "code",
+    return _maybe_mark_instead(
+        evidence,
+        lambda name, dim: (
             f"instead of torch._dynamo.mark_static({name}, {dim}): a static size compiles anew "
             f"for each value of {name}.shape[{dim}]; marked dynamic, one graph serves every "
             "size (torch still specializes it where the code needs one value). No setting "
             "overrides the mark: edit that call. Costs: general kernels instead of ones for "
-            "each size.",
-        )
-    ]
+            "each size."
+        ),
+    )
 
 
 def dynamic_false_fixes(evidence: Evidence) -> list[Fix]:
