@@ -3,27 +3,21 @@ the line, the reason, the resume frame, the lost dynamism and the skipped frame,
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
-import torch
+from programs import captured
 from test_report_browser import HOSTILE, WAIT_MS, open_report
 
 import symdebug
 
 expect = pytest.importorskip("playwright.sync_api").expect
 expect.set_options(timeout=WAIT_MS)
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(PROGRAMS))
-    workload = importlib.import_module("graph_breaks").workload
-    with torch.compiler.config.patch(force_disable_caches=True), symdebug.capture() as s:
-        workload()
+    s = captured("graph_breaks")
     facts = s.facts
     skipped = next(b for b in facts.graph_breaks if b.skipped)
     skipped.reason = HOSTILE  # torch's text is shown as text, never parsed as HTML

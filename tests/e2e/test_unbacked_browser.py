@@ -3,27 +3,19 @@ Chromium via Playwright): the expression, the failed compile, each symbol's orig
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
-import torch
+from programs import captured
 from test_report_browser import WAIT_MS, open_report
-
-import symdebug
 
 expect = pytest.importorskip("playwright.sync_api").expect
 expect.set_options(timeout=WAIT_MS)
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(PROGRAMS))
-    workload = importlib.import_module("unbacked").workload
-    with torch.compiler.config.patch(force_disable_caches=True), symdebug.capture() as s:
-        workload()
+    s = captured("unbacked")
     return s.to_html(tmp_path_factory.mktemp("unbacked") / "report.html")
 
 

@@ -9,26 +9,17 @@ anyone applying them with ``setattr`` would see).
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import torch
+from programs import PROGRAMS, program
 
 import symdebug
 from symdebug.live.fix_plan import FixPlan
 from symdebug.scripts import run_script
 
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
 DYNAMIC = "torch.compiler.config.dynamic_sources"
-
-
-def program(name: str) -> ModuleType:
-    if str(PROGRAMS) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS))
-    return importlib.import_module(name)
 
 
 def planned(name: str, **options: object) -> tuple[FixPlan, symdebug.LiveSession]:

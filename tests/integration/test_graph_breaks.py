@@ -6,22 +6,17 @@ TORCH_TRACE log by a fresh process: both give the same breaks.
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import jsonschema
 import pytest
 import torch
+from programs import PROGRAMS, captured, program, traced
 
 import symdebug
 from symdebug.model.serialize import json_schema
 from symdebug.model.types import GraphBreak
 
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
 PROGRAM = PROGRAMS / "graph_breaks.py"
 
 
@@ -32,27 +27,17 @@ def _line(marker: str) -> int:
 
 
 def _workload() -> object:
-    if str(PROGRAMS) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS))
-    return importlib.import_module("graph_breaks").workload
+    return program("graph_breaks").workload
 
 
 @pytest.fixture
 def live() -> symdebug.Session:
-    workload = _workload()
-    with torch.compiler.config.patch(force_disable_caches=True), symdebug.capture() as session:
-        workload()  # type: ignore[operator]
-    return session
+    return captured("graph_breaks")
 
 
 @pytest.fixture(scope="module")
 def from_trace(tmp_path_factory: pytest.TempPathFactory) -> symdebug.Session:
-    out = tmp_path_factory.mktemp("graph_breaks")
-    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
-    subprocess.run([sys.executable, str(PROGRAM)], check=True, env=env, timeout=300)
-    session = symdebug.load_trace(out / "trace")
-    assert isinstance(session, symdebug.Session)
-    return session
+    return traced("graph_breaks", tmp_path_factory.mktemp("graph_breaks"))
 
 
 def _at(session: symdebug.Session, marker: str) -> GraphBreak:

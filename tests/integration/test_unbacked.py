@@ -8,22 +8,16 @@ tensor counts, and a branch on an ``.item()`` under ``fullgraph=True`` (the comp
 from __future__ import annotations
 
 import ast
-import importlib
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import jsonschema
 import pytest
-import torch
+from programs import PROGRAMS, captured, traced
 
 import symdebug
 from symdebug.model.serialize import json_schema
 from symdebug.model.types import GraphBreak, Symbol
 
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
 PROGRAM = PROGRAMS / "unbacked.py"
 
 
@@ -34,22 +28,12 @@ def _line(marker: str) -> int:
 
 @pytest.fixture(scope="module")
 def live() -> symdebug.Session:
-    if str(PROGRAMS) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS))
-    workload = importlib.import_module("unbacked").workload
-    with torch.compiler.config.patch(force_disable_caches=True), symdebug.capture() as session:
-        workload()
-    return session
+    return captured("unbacked")
 
 
 @pytest.fixture(scope="module")
 def from_trace(tmp_path_factory: pytest.TempPathFactory) -> symdebug.Session:
-    out = tmp_path_factory.mktemp("unbacked")
-    env = dict(os.environ, TORCH_TRACE=str(out / "trace"))
-    subprocess.run([sys.executable, str(PROGRAM)], check=True, env=env, timeout=300)
-    session = symdebug.load_trace(out / "trace")
-    assert isinstance(session, symdebug.Session)
-    return session
+    return traced("unbacked", tmp_path_factory.mktemp("unbacked"))
 
 
 @pytest.fixture(params=["live", "trace"])
