@@ -42,7 +42,7 @@ from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
-from symdebug.processors.user_names import rename_fix_inputs
+from symdebug.processors.user_names import name_symbols, rename_fix_inputs
 
 MAX_PROBLEM_EXAMPLES = 20
 STRICT_VARIABLE = "SYMDEBUG_STRICT"
@@ -146,6 +146,13 @@ ENRICHING: tuple[Pass, ...] = (
         writes="guards.fix specializations.fix recompiles.fix symbols.fix"
         " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
     ),
+    _pass(
+        "symbols in the user's names, a library's constants grouped",
+        name_symbols,
+        reads="compiles.callee compiles.filename symbols.sources symbols.state symbols.cause"
+        " symbols.user_frame",
+        writes="symbols.user_names symbols.expected compiles.expected_constants",
+    ),
 )
 
 
@@ -154,7 +161,7 @@ EXPLAINING = _pass(
     explain_sources,
     reads="symbols.sources constant_symbols symbols.state symbols.cause symbols.fixes"
     " specializations.fixes recompiles.sources recompiles.fixes guards.fx_node file_names"
-    " guards.user_stack compiles.caller",
+    " guards.user_stack compiles.caller compiles.callee",
     writes="explanations",
 )
 

@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from symdebug.model.index import FactIndex
-from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes
+from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes, stale_names
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -216,12 +216,17 @@ class Session:
         facts = facts_from_json(text)
         from symdebug.processors.explanations import explain_sources
 
+        renamed = stale_names(facts)
+        if renamed:  # written before symbols carried the user's names (v6 and older)
+            from symdebug.processors.user_names import name_symbols
+
+            name_symbols(facts)
         if stale_fixes(facts):  # written when fixes were text (v4 and older): suggest again
             from symdebug.processors.fixes import suggest_fixes
 
             suggest_fixes(facts)
             explain_sources(facts)
-        elif not facts.explanations and facts.symbols:  # written before explanations existed
+        elif renamed or (not facts.explanations and facts.symbols):  # older explanations
             explain_sources(facts)
         return cls(facts)
 

@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 6;
-export const MIME_TYPE = "application/vnd.symdebug.session.v6+json";
+export const SCHEMA_VERSION = 7;
+export const MIME_TYPE = "application/vnd.symdebug.session.v7+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -37,7 +37,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v6). */
+/** The session document (schema v7). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -92,6 +92,7 @@ export interface Compile {
   kind: CompileKind;
   callee: Callee | null;
   caller: Frame | null;
+  expected_constants: string[];
 }
 
 /** A shape guard torch added while compiling, with its provenance. */
@@ -136,6 +137,8 @@ export interface SymbolFact {
   fixes: Fix[];
   origin: string;
   runtime_asserts: string[];
+  user_names: string[];
+  expected: string | null;
 }
 
 /** A source whose value was baked into a compile as a constant. */
@@ -212,6 +215,7 @@ export interface SourceExplanation {
   fixes: Fix[];
   user_frame: Frame | null;
   steps: WhyStep[];
+  user_name: string;
 }
 
 /** Where Dynamo stopped tracing a frame, why, and what the rest of the frame lost. */

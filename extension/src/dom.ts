@@ -33,13 +33,14 @@ export function select(
   value: string,
   label: string,
   onChange: (v: string) => void,
+  said: (v: string) => string = (v) => v,
 ): HTMLSelectElement {
   const el = document.createElement("select");
   el.setAttribute("aria-label", label);
   for (const option of ["", ...options]) {
     const item = document.createElement("option");
     item.value = option;
-    item.textContent = option || `all ${label}`;
+    item.textContent = option ? said(option) : `all ${label}`;
     el.appendChild(item);
   }
   el.value = value;

@@ -145,9 +145,23 @@ function originText(s: SymbolFact): string {
   return `${s.origin}${at}${asserts}`;
 }
 
+/** Each source, the user's name first where a wrapper frame renamed the input. */
+function sourcesText(s: SymbolFact): string {
+  return s.sources.map((source, i) => (s.user_names?.[i] ? `${s.user_names[i]} (${source})` : source)).join(", ");
+}
+
+/** A compile's library constants, one row per library (the document groups them). */
+function expectedRows(session: Session): HTMLElement[] {
+  return session.compiles.flatMap((c) =>
+    (c.expected_constants ?? []).map((line) =>
+      h("tr", { class: "expected" }, h("td", {}, c.compile_id), h("td", {}, "—"), h("td", {}, line)),
+    ),
+  );
+}
+
 export function symbolsPane(session: Session, go: Go): HTMLElement {
   const body = h("tbody");
-  for (const s of session.symbols) {
+  for (const s of session.symbols.filter((s) => !s.expected)) {
     const range = s.range ? `[${s.range[0]}, ${s.range[1]}]` : "";
     body.appendChild(
       h(
@@ -155,7 +169,7 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
         { class: "row", onclick: () => go({ pane: "why", source: s.sources[0] }) },
         h("td", {}, s.compile_id),
         h("td", {}, s.name),
-        h("td", {}, s.sources.join(", ")),
+        h("td", {}, sourcesText(s)),
         h("td", {}, originText(s)),
         h("td", {}, s.hint ?? ""),
         h("td", {}, range),
@@ -164,6 +178,7 @@ export function symbolsPane(session: Session, go: Go): HTMLElement {
       ),
     );
   }
+  for (const row of expectedRows(session)) body.appendChild(row);
   return h(
     "table",
     {},
@@ -353,7 +368,16 @@ export function whyPane(session: Session, state: State, go: Go, host: Host = {})
   return h(
     "div",
     {},
-    select(all, chosen, "source", (v) => go({ source: v })),
+    select(
+      all,
+      chosen,
+      "source",
+      (v) => go({ source: v }),
+      (v) => {
+        const name = explanationOf(session, v)?.user_name;
+        return name ? `${name} (${v})` : v;
+      },
+    ),
     list,
     fixesView(explanation?.fixes ?? []),
   );

@@ -88,6 +88,7 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     extra: {},
     callee: null,
     caller: null,
+    expected_constants: [],
   };
 }
 
@@ -106,6 +107,8 @@ function symbol(compileId: string, hint: number): SymbolFact {
     fixes: [],
     origin: "",
     runtime_asserts: [],
+    user_names: [],
+    expected: null,
   };
 }
 
@@ -126,6 +129,7 @@ const explanation: SourceExplanation = {
     { kind: "line", text: "/w/f.py:3  if x.shape[0] > 4:", guard: null, frame },
     { kind: "recompile", text: "recompile 0/1: entry 0/0 failed", guard: "0/0#0", frame: null },
   ],
+  user_name: "",
 };
 
 const session: Session = {

@@ -11,14 +11,14 @@ function n(e) {
 	for (; e.firstChild;) e.removeChild(e.firstChild);
 	return e;
 }
-function r(e, t, n, r) {
-	let i = document.createElement("select");
-	i.setAttribute("aria-label", n);
+function r(e, t, n, r, i = (e) => e) {
+	let a = document.createElement("select");
+	a.setAttribute("aria-label", n);
 	for (let t of ["", ...e]) {
 		let e = document.createElement("option");
-		e.value = t, e.textContent = t || `all ${n}`, i.appendChild(e);
+		e.value = t, e.textContent = t ? i(t) : `all ${n}`, a.appendChild(e);
 	}
-	return i.value = t, i.addEventListener("change", () => r(i.value)), i;
+	return a.value = t, a.addEventListener("change", () => r(a.value)), a;
 }
 // src/model.ts
 function i(e) {
@@ -207,7 +207,7 @@ function C(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = M(t.fixes);
+	let o = P(t.fixes);
 	return o && a.appendChild(o), a;
 }
 function w(e) {
@@ -215,9 +215,15 @@ function w(e) {
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function T(t, n) {
+function T(e) {
+	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
+}
+function E(t) {
+	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
+}
+function D(t, n) {
 	let r = e("tbody");
-	for (let i of t.symbols) {
+	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
 		r.appendChild(e("tr", {
 			class: "row",
@@ -225,8 +231,9 @@ function T(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, i.sources.join(", ")), e("td", {}, w(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, T(i)), e("td", {}, w(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
+	for (let e of E(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -238,7 +245,7 @@ function T(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function E(t, n, i, a = {}) {
+function O(t, n, i, a = {}) {
 	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -251,9 +258,9 @@ function E(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, c("cause", d(t.guards, (e) => e.cause)), c("status", d(t.guards, (e) => e.status)), c("compile", d(t.guards, (e) => e.compile_id)), c("phase", d(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(f.length)
-	}, `${f.length} of ${t.guards.length} guards`)), D(f, n, i, a));
+	}, `${f.length} of ${t.guards.length} guards`)), k(f, n, i, a));
 }
-function D(t, n, r, i) {
+function k(t, n, r, i) {
 	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -265,49 +272,52 @@ function D(t, n, r, i) {
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
 		let [e, a] = _(s.scrollTop, s.clientHeight || 480, 24, t.length);
-		o.replaceChildren(O(e * 24), ...t.slice(e, a).map((e) => k(e, n, r, i)), O((t.length - a) * 24));
+		o.replaceChildren(A(e * 24), ...t.slice(e, a).map((e) => j(e, n, r, i)), A((t.length - a) * 24));
 	};
 	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function O(t) {
+function A(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function k(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${z(a.filename)}:${a.lineno}` : "";
+function j(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${V(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
 	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? x(a, i, o) : o : ""));
 }
-function A(t, n, r, i = {}) {
+function M(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
 	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, x(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), M(a.fixes), e("p", { class: "muted" }, `link: ${g({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), P(a.fixes), e("p", { class: "muted" }, `link: ${g({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function j(t) {
+function N(t) {
 	let n = a(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
 	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function M(t) {
-	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(j)) : null;
+function P(t) {
+	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(N)) : null;
 }
-function N(t, n, i, a = {}) {
-	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, P(t, i, a))));
-	return e("div", {}, r(o, s, "source", (e) => i({ source: e })), l, M(c?.fixes ?? []));
+function F(t, n, i, a = {}) {
+	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, I(t, i, a))));
+	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
+		let n = m(t, e)?.user_name;
+		return n ? `${n} (${e})` : e;
+	}), l, P(c?.fixes ?? []));
 }
-function P(t, n, r) {
+function I(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, x(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -318,23 +328,23 @@ function P(t, n, r) {
 		})
 	}, t.text);
 }
-function F(t) {
+function L(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(I(e));
+	for (let e of t.kernels) n.appendChild(R(e));
 	return n;
 }
-function I(t) {
+function R(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), L(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), z(t.source));
 }
-function L(t) {
+function z(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function R(t) {
+function B(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
@@ -344,11 +354,11 @@ function R(t) {
 	}
 	return r;
 }
-function z(e) {
+function V(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var B = [
+var H = [
 	"overview",
 	"symbols",
 	"guards",
@@ -356,7 +366,7 @@ var B = [
 	"kernels",
 	"sizes"
 ];
-function V(e) {
+function U(e) {
 	let t = h(e), n = {
 		pane: "overview",
 		filter: {},
@@ -375,15 +385,15 @@ function V(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : B.includes(t.pane) ? {
+	} : H.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function H(t, r, a = {}) {
+function W(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
 	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = V(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	let l = a.deepLinks ?? !0, u = U(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
@@ -395,34 +405,34 @@ function H(t, r, a = {}) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, U(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, A(o, u.guard, d, a)) : null;
-		s.replaceChildren(W(o), G(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, G(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, M(o, u.guard, d, a)) : null;
+		s.replaceChildren(K(o), q(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
 	f();
 }
-function U(e, t, n, r) {
+function G(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return T(e, n);
-		case "guards": return E(e, t, n, r);
-		case "why": return N(e, t, n, r);
-		case "kernels": return F(e);
-		case "sizes": return R(e);
+		case "symbols": return D(e, n);
+		case "guards": return O(e, t, n, r);
+		case "why": return F(e, t, n, r);
+		case "kernels": return L(e);
+		case "sizes": return B(e);
 		default: return S(e, n, r);
 	}
 }
-function W(t) {
+function K(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function G(t, n) {
-	return e("nav", {}, ...B.map((r) => e("button", {
+function q(t, n) {
+	return e("nav", {}, ...H.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var K = { render({ model: t, el: n }) {
+var J = { render({ model: t, el: n }) {
 	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -460,7 +470,7 @@ var K = { render({ model: t, el: n }) {
 		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), H(r, n, { deepLinks: !1 });
+		})), W(r, n, { deepLinks: !1 });
 	}, h = () => {
 		let e = t.get("results") ?? [];
 		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -469,4 +479,4 @@ var K = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, a, r), m(), h(), p();
 } };
-export { K as default };
+export { J as default };

@@ -54,13 +54,23 @@ def _parameters(target: Any, bound: bool) -> list[str]:
     return names[1:] if bound and names else names
 
 
-def _input_names(code: Any, parameters: list[str]) -> dict[str, str]:
-    """``{"L['args'][0]": "x", "L['kwargs']['x']": "x"}`` for a ``*args, **kwargs`` frame."""
+def _input_names(code: Any, parameters: list[str], f_locals: dict[str, Any]) -> dict[str, str]:
+    """``{"L['args'][0]": "x", "L['kwargs']['x']": "x"}`` for a ``*args, **kwargs`` frame.
+
+    A keyword the call passed is named as the caller wrote it, also one that ``forward``
+    takes in its own ``**kwargs`` (a deprecated name such as ``past_key_values``).
+    """
     varargs = code.co_varnames[code.co_argcount + code.co_kwonlyargcount]
     names = {f"L['{varargs}'][{i}]": name for i, name in enumerate(parameters)}
     if code.co_flags & inspect.CO_VARKEYWORDS:
-        index = code.co_argcount + code.co_kwonlyargcount + 1
-        names.update({f"L['{code.co_varnames[index]}']['{p}']": p for p in parameters})
+        varkeywords = code.co_varnames[code.co_argcount + code.co_kwonlyargcount + 1]
+        passed = f_locals.get(varkeywords)
+        keywords = (
+            [*parameters, *(k for k in passed if isinstance(k, str))]
+            if isinstance(passed, dict)
+            else parameters
+        )
+        names.update({f"L['{varkeywords}']['{k}']": k for k in keywords})
     return names
 
 
@@ -69,6 +79,37 @@ def _qualname(target: Any, owner: Any) -> str:
     if owner is not None and not inspect.isclass(owner):  # the class the call ran on
         return f"{type(owner).__name__}.{name}"
     return str(getattr(target, "__qualname__", name))
+
+
+def _flat_names(parameters: list[str], spec: Any) -> dict[str, str]:
+    """``{"L['flat_args'][0]": "x"}`` where the flattened ``(args, kwargs)`` are all leaves.
+
+    A nested input (a list, a dict) flattens to several leaves: no name is then given.
+    """
+    try:
+        args, kwargs = spec.children()
+        leaves = [*args.children(), *kwargs.children()]
+        if not all(leaf.is_leaf() for leaf in leaves):
+            return {}
+        names = parameters[: args.num_children] + [str(k) for k in kwargs.context]
+    except (AttributeError, TypeError, ValueError):  # another torch's tracer: no names
+        return {}
+    return {f"L['flat_args'][{i}]": name for i, name in enumerate(names)}
+
+
+def _export_callee(f_locals: dict[str, Any]) -> dict[str, Any] | None:
+    """The module a strict ``torch.export`` traces behind its ``ModuleToTrace.forward``."""
+    tracer = f_locals.get("self")
+    root = getattr(tracer, "_export_root", None)
+    if root is None or not _is_module(root):
+        return None
+    code_of = getattr(inspect.unwrap(root.forward), "__code__", None)
+    return {
+        "qualname": _qualname(root.forward, root),
+        "filename": getattr(code_of, "co_filename", ""),
+        "lineno": getattr(code_of, "co_firstlineno", 0),
+        "names": _flat_names(_parameters(root.forward, False), getattr(tracer, "in_spec", None)),
+    }
 
 
 def callee_of(code: Any, f_locals: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +122,9 @@ def callee_of(code: Any, f_locals: dict[str, Any]) -> dict[str, Any]:
     plain: dict[str, Any] = {"qualname": qualname, "names": {}}
     if not code.co_flags & inspect.CO_VARARGS:
         return plain
+    exported = _export_callee(f_locals) if code.co_name == "forward" else None
+    if exported is not None:
+        return exported
     found = _wrapped(code, f_locals)
     if found is None:
         return plain
@@ -91,5 +135,5 @@ def callee_of(code: Any, f_locals: dict[str, Any]) -> dict[str, Any]:
         "qualname": _qualname(target, owner),
         "filename": getattr(code_of, "co_filename", ""),
         "lineno": getattr(code_of, "co_firstlineno", 0),
-        "names": _input_names(code, _parameters(target, drop_self)),
+        "names": _input_names(code, _parameters(target, drop_self), f_locals),
     }

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import linecache
 import re
+import sys
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 from symdebug.events import Event, EventStream
@@ -43,12 +46,23 @@ def _report_text(result: Any) -> str | None:
         return None
 
 
+def _caller(frame: FrameType) -> dict[str, Any]:
+    """The line that called ``torch.export`` (a strict export logs no stack of its own)."""
+    code = frame.f_code
+    try:
+        line = linecache.getline(code.co_filename, frame.f_lineno).strip()
+    except Exception:  # noqa: BLE001 - reading a line must not break the user's export
+        line = ""
+    return {"filename": code.co_filename, "line": frame.f_lineno, "name": code.co_name, "loc": line}
+
+
 def _wrapper(function: Callable[..., Any], stream: EventStream) -> Callable[..., Any]:
     name = function.__name__
 
     @functools.wraps(function)
     def recorded(*args: Any, **kwargs: Any) -> Any:
-        stream.events.append(Event("export_start", {"function": name}, None))
+        start = {"function": name, "caller": _caller(sys._getframe(1))}
+        stream.events.append(Event("export_start", start, None))
         try:
             result = function(*args, **kwargs)
         except BaseException as error:

@@ -52,9 +52,15 @@ class Replay:
 
 
 def frame_label(compile_: Compile) -> str:
-    """A frame as people and fresh processes can both name it: ``f (model.py:12)``."""
-    filename = compile_.filename.replace("\\", "/").rsplit("/", 1)[-1]
-    return f"{compile_.name} ({filename}:{compile_.lineno})" if filename else compile_.name
+    """A frame as people and fresh processes can both name it: ``f (model.py:12)``.
+
+    A wrapper frame torch compiled around a module is named by what the user compiled
+    (``Encoder.forward (model.py:6)``), not by torch's ``inner``.
+    """
+    callee = compile_.callee
+    where = callee if callee is not None and callee.filename else compile_
+    filename = where.filename.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{compile_.title} ({filename}:{where.lineno})" if filename else compile_.title
 
 
 def compiles_per_frame(facts: Facts) -> dict[str, int]:

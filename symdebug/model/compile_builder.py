@@ -12,6 +12,7 @@ from symdebug.model.compile_events import CompileEvents
 from symdebug.model.export_builder import export_outcome
 from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
+from symdebug.model.log_callee import frame_qualname, log_callee
 from symdebug.model.own_code import call_site
 from symdebug.model.reasons import split_payload
 from symdebug.model.types import (
@@ -129,11 +130,14 @@ def _signature(group: CompileEvents) -> Signature | None:
     return Signature(**data) if isinstance(data, dict) else None
 
 
-def _callee(group: CompileEvents) -> Callee | None:
+def _callee(
+    group: CompileEvents, reader: FrameReader, where: tuple[str, str, int]
+) -> Callee | None:
+    """What the user compiled: recorded by live capture, else read back from the log."""
     event = group.last(GRAPH_INPUTS)
     data = event.body.get("callee") if event is not None else None
     if not isinstance(data, dict):
-        return None
+        return _logged_callee(group, reader, where) if event is None else None
     names = data.get("names")
     return Callee(
         qualname=str(data.get("qualname") or ""),
@@ -141,6 +145,21 @@ def _callee(group: CompileEvents) -> Callee | None:
         lineno=int(data.get("lineno") or 0),
         names={str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {},
     )
+
+
+def _logged_callee(
+    group: CompileEvents, reader: FrameReader, where: tuple[str, str, int]
+) -> Callee | None:
+    """A wrapper's callee from the log, else the frame's own qualified name (``A.f``)."""
+    tree = group.last("dynamo_cpp_guards_str")
+    start = group.last("dynamo_start")
+    if tree is not None and tree.payload and start is not None:
+        frames = reader.frames(start.body.get("stack"))
+        found = log_callee(tree.payload, reader.strings.values(), frames)
+        if found is not None:
+            return found
+    qualname = frame_qualname(where[1], where[2])
+    return Callee(qualname=qualname) if qualname and qualname != where[0] else None
 
 
 def build_compile(
@@ -182,7 +201,7 @@ def build_compile(
         shape_env_guard_count=metrics.get("shape_env_guard_count"),
         seconds=float(seconds) if isinstance(seconds, int | float) else None,
         rank=group.rank,
-        callee=_callee(group),
+        callee=_callee(group, reader, (name, filename, lineno)),
         caller=_caller(group, reader),
     )
     return _as_export(compile_, group, reader) if group.kind == "export" else compile_

@@ -61,6 +61,10 @@ def _requested(group: CompileEvents) -> list[Source]:
 
 def _call_site(group: CompileEvents, reader: FrameReader) -> Frame | None:
     """The user's frame that called into ``torch.export`` (outermost stack of any event)."""
+    start = group.last("export_start")
+    caller = start.body.get("caller") if start is not None else None
+    if isinstance(caller, dict) and caller.get("filename"):
+        return reader.frame(caller)
     for event in group.events:
         stack: Any = event.body.get("stack") if isinstance(event.body, dict) else None
         frames = reader.frames(stack) if stack else []

@@ -35,6 +35,12 @@ def user_name(source: str, names: Mapping[str, str]) -> str:
     return _CONTAINER.sub(_attribute, Source(source).shape)
 
 
+def renamed(source: str, names: Mapping[str, str]) -> str:
+    """The user's name of a wrapper input's source (``x.shape[0]``), else ``""``."""
+    said = user_name(source, names) if names else ""
+    return said if said != Source(source).shape else ""
+
+
 def input_names(compiles: Iterable[Compile]) -> dict[str, str]:
     """Every renamed wrapper input of these compiles: ``{"L['args'][0]": "x"}``."""
     return {

@@ -35,7 +35,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -49,7 +49,10 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: (``fixes`` reads empty) and the session that reads it suggests them again
 #: (:func:`stale_fixes`).
 #: v6 added graph breaks (``graph_breaks``); an older document reads with none.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
+#: v7 added the user's names (``user_names`` and ``expected`` of symbols, ``user_name`` of
+#: explanations, ``expected_constants`` of compiles); the reader of an older document
+#: computes them (:func:`stale_names`).
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -332,6 +335,21 @@ def stale_fixes(facts: Facts) -> bool:
         *facts.recompiles,
     ]
     return any(record.fix is not None and not record.fixes for record in records)
+
+
+def stale_names(facts: Facts) -> bool:
+    """Whether the facts were read from a document older than the user's names (v7).
+
+    Such a document renamed no symbol, grouped no constant and named no explanation,
+    though a wrapper's inputs were renamed or a library's constants specialized.
+    """
+    if any(s.user_names or s.expected for s in facts.symbols):
+        return False
+    renames = any(c.callee is not None and c.callee.names for c in facts.compiles)
+    constants = any(
+        s.state == "specialized" and s.cause == "int_specialized" for s in facts.symbols
+    )
+    return renames or constants
 
 
 def facts_from_json(text: str | bytes) -> Facts:

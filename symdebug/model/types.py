@@ -147,6 +147,12 @@ class Symbol:
     #: What the compiled graph checks of an unbacked symbol at run time (``u0 >= 0``,
     #: ``u0 <= 3``): its ``_assert_scalar`` nodes; a call that breaks one raises.
     runtime_asserts: list[str] = field(default_factory=list)
+    #: Each source the user's way where a wrapper frame renamed its input (``x.shape[0]``
+    #: for ``L['args'][0].size()[0]``), else ``""``; empty when nothing was renamed.
+    user_names: list[str] = field(default_factory=list)
+    #: The library (``transformers``) whose model-configuration constant this specialized
+    #: int is: expected, so views group it with its kin instead of listing it as a problem.
+    expected: str | None = None
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -301,10 +307,14 @@ class Compile:
     #: ``export`` for a ``torch.export`` call (id ``export/<n>``); its failure is torch's
     #: ``UserError`` text with the suggested fixes.
     kind: CompileKind = "compile"
-    #: What the user compiled (``MyModule.forward``), when the capture saw it; None in logs.
+    #: What the user compiled (``MyModule.forward``): recorded by live capture, read back
+    #: from a log's guard tree and the source (:mod:`symdebug.model.log_callee`).
     callee: Callee | None = None
     #: The user's own line that called the compiled frame (from torch's stack above it).
     caller: Frame | None = None
+    #: One line per library whose configuration constants this compile specialized
+    #: (``12 model-configuration constants of transformers (layer_idx, ...) — expected``).
+    expected_constants: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -436,6 +446,8 @@ class SourceExplanation:
     fixes: list[Fix] = field(default_factory=list)
     user_frame: Frame | None = None
     steps: list[WhyStep] = field(default_factory=list)
+    #: The input the user's way where a wrapper frame renamed it (``x.shape[0]``), else "".
+    user_name: str = ""
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)

@@ -7,6 +7,7 @@ steps every view shows.
 from __future__ import annotations
 
 from symdebug.model.index import FactIndex
+from symdebug.model.names import renamed
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.types import (
     Facts,
@@ -125,6 +126,8 @@ def explain(index: FactIndex, source: Source) -> SourceExplanation:
     )
     compile_ = index.compile.get(symbol.compile_id)
     explanation.steps = _steps(explanation, recompiles, compile_.caller if compile_ else None)
+    if compile_ is not None and compile_.callee is not None:
+        explanation.user_name = renamed(source, compile_.callee.names)
     return explanation
 
 

@@ -280,12 +280,21 @@ def _dynamic_mark(source: Source, why: str) -> Fix | None:
     )
 
 
+_KEYWORDS = (
+    "the call passed another set of keyword arguments, and each set compiles once: expected "
+    "when a first call differs from the rest (a prefill before decode steps); otherwise "
+    "pass the same keywords each call. "
+)
+
+
 def length_fixes(evidence: Evidence) -> list[Fix]:
     """A list whose length changes: one tensor instead, or room for each length."""
     name = user_name(evidence.source) if evidence.source is not None else None
     why = "each length of the list compiles anew: "
     if name is None or not name.isidentifier():
         return [limit_fix(why)]
+    if name.endswith("kwargs"):  # a wrapper's keyword dict: the call passed other keywords
+        return [limit_fix(_KEYWORDS)]
     stacked = Fix(
         f"{name} = torch.stack({name})",
         "code",

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from symdebug.model.types import Facts, Fix
+from symdebug.model.constants import grouped_line, library_constant
+from symdebug.model.names import renamed
+from symdebug.model.types import Facts, Fix, Symbol
 from symdebug.processors.fix_code import user_name
 
 
@@ -74,3 +76,27 @@ def rename_fix_inputs(facts: Facts) -> None:
                 continue
             item.fixes = renamer.fixes(item.fixes, *found)
             item.fix = item.fixes[0].code
+
+
+def name_symbols(facts: Facts) -> None:
+    """Each symbol's sources in the user's names, and a library's constants grouped.
+
+    A library's model-configuration constants (``layer_idx``, ``head_dim``) are marked
+    ``expected`` and said in one line per library on their compile, for every view.
+    """
+    compiles = {c.compile_id: c for c in facts.compiles}
+    groups: dict[str, dict[str, list[Symbol]]] = {}  # compile id -> library -> constants
+    for symbol in facts.symbols:
+        compile_ = compiles.get(symbol.compile_id)
+        if compile_ is None:
+            continue
+        names = compile_.callee.names if compile_.callee is not None else {}
+        said = [renamed(source, names) for source in symbol.sources] if names else []
+        symbol.user_names = said if any(said) else []
+        symbol.expected = library_constant(symbol, compile_)
+        if symbol.expected is not None:
+            by_library = groups.setdefault(symbol.compile_id, {})
+            by_library.setdefault(symbol.expected, []).append(symbol)
+    for compile_ in facts.compiles:
+        by_library = groups.get(compile_.compile_id, {})
+        compile_.expected_constants = [grouped_line(k, v) for k, v in by_library.items()]

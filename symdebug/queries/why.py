@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from symdebug.model.index import FactIndex
-from symdebug.model.names import input_names, sources_named, user_name
+from symdebug.model.names import input_names, sources_named
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import (
@@ -134,13 +134,6 @@ def _renamed(index: FactIndex, name: str, dim: int | None) -> list[str]:
     return [f"{root}.size()[{dim}]" if dim is not None else root for root in roots]
 
 
-def _user_name(index: FactIndex, source: Source, compile_id: str) -> str:
-    compile_ = index.compile.get(compile_id)
-    names = compile_.callee.names if compile_ is not None and compile_.callee else {}
-    said = user_name(source, names) if names else ""
-    return said if said != source.shape else ""
-
-
 def _describe(graph: nx.MultiDiGraph, key: str) -> str:
     data = graph.nodes[key]
     kind = data.get("kind")
@@ -213,7 +206,7 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         history=_history(index, stored.source),
         symbol=stored.symbol,
         graph_breaks=breaks_of(index, stored.source),
-        user_name=_user_name(index, stored.source, stored.compile_id),
+        user_name=stored.user_name,
         data_dependent=[s.text for s in stored.steps if s.text.startswith(DATA_DEPENDENT)],
     )
 

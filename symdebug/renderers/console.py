@@ -8,13 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import groupby
 
-from symdebug.model.constants import grouped_line, library_constant
 from symdebug.model.index import FactIndex
-from symdebug.model.names import frame_title, user_name
+from symdebug.model.names import frame_title
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
-from symdebug.model.values import Source
 from symdebug.processors.fix_text import fix_lines
 
 MAX_GUARDS_SHOWN = 8
@@ -32,26 +30,21 @@ def _compile_lines(index: FactIndex, compile_: Compile) -> list[str]:
     return lines
 
 
-def _said(source: str, names: dict[str, str]) -> str:
-    """Dynamo's source, with the user's name first when a wrapper's input was renamed."""
-    said = user_name(source, names) if names else ""
-    return f"{said} ({source})" if said and said != Source(source).shape else source
+def _sources(symbol: Symbol) -> str:
+    """Dynamo's sources, each with the user's name first where a wrapper renamed it."""
+    said = symbol.user_names or [""] * len(symbol.sources)
+    return ", ".join(f"{u} ({s})" if u else s for s, u in zip(symbol.sources, said, strict=False))
 
 
 def _symbol_lines(index: FactIndex, compile_: Compile) -> list[str]:
     lines = []
-    names = compile_.callee.names if compile_.callee is not None else {}
-    constants: dict[str, list[Symbol]] = {}
     for symbol in index.symbols_of(compile_.compile_id):
-        library = library_constant(symbol, compile_)
-        if library is not None:
-            constants.setdefault(library, []).append(symbol)
+        if symbol.expected is not None:  # said once per library, below
             continue
-        sources = ", ".join(_said(source, names) for source in symbol.sources)
         cause = f" ({symbol.cause})" if symbol.cause and symbol.state != "dynamic" else ""
-        lines.append(f"    {symbol.state:<17} {symbol.name:>6} = {sources}{cause}")
+        lines.append(f"    {symbol.state:<17} {symbol.name:>6} = {_sources(symbol)}{cause}")
         lines += _origin_lines(symbol)
-    lines += [f"    {grouped_line(lib, items)}" for lib, items in constants.items()]
+    lines += [f"    {line}" for line in compile_.expected_constants]
     return lines
 
 

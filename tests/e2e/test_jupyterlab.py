@@ -48,7 +48,13 @@ CELLS = [
     "%load_ext symdebug\nimport torch\nfrom shapes import head",
     "def f(x):\n    y = x.view(-1, 2)\n    return head(y)",
     '%%symdebug\ncf = torch.compile(f, backend="eager", dynamic=True)\ncf(torch.randn(16))',
+    # Graph breaks, unbacked symbols and torch.export, from the test programs' workloads.
+    "%%symdebug\nimport graph_breaks, unbacked, export_dim\n"
+    "graph_breaks.workload(); unbacked.workload(); export_dim.workload()",
 ]
+#: The programs the last cell runs, copied next to the notebook.
+PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
+MECHANISMS = ("graph_breaks.py", "unbacked.py", "export_dim.py")
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,8 @@ class Lab:
 def _saved_notebook(root: Path) -> Path:
     """Run the notebook in a real kernel and save it with its outputs."""
     (root / "shapes.py").write_text(SHAPES_PY)
+    for name in MECHANISMS:
+        shutil.copy(PROGRAMS / name, root / name)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(root)}}).execute()
@@ -168,7 +176,7 @@ def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{lab.url}/lab/tree/saved.ipynb?token={lab.token}")
-    page.locator(".jp-SymdebugOutput .sd header").wait_for()
+    page.locator(".jp-SymdebugOutput .sd header").first.wait_for()
     # JupyterLab asks for a kernel ("Select Kernel"), a moment before or after the outputs
     # render; there is none to start, so the question is declined.
     dialog = page.locator(".jp-Dialog")
@@ -184,8 +192,8 @@ def test_saved_output_is_the_interactive_viewer_without_a_kernel(page, lab: Lab)
     assert lab.api("/api/kernels") == []
     saved = nbformat.read(lab.root / "saved.ipynb", as_version=4)
     assert any(MIME_TYPE in o.get("data", {}) for o in saved.cells[2].outputs)
-    view = page.locator(".jp-SymdebugOutput")
-    assert view.count() == 1
+    expect(page.locator(".jp-SymdebugOutput")).to_have_count(2)
+    view = page.locator(".jp-SymdebugOutput").first
     assert page.locator(".jp-SymdebugOutput iframe").count() == 0  # not the HTML fallback
     view.locator("[data-tab=guards]").click()
     rows = view.locator("tr[data-guard]")
@@ -202,6 +210,21 @@ def test_saved_output_is_the_interactive_viewer_without_a_kernel(page, lab: Lab)
     assert not page.errors
 
 
+def test_graph_breaks_unbacked_symbols_and_exports_render(page) -> None:  # type: ignore[no-untyped-def]
+    view = page.locator(".jp-SymdebugOutput").nth(1)
+    view.locator("[data-tab=overview]").click()
+    breaks = view.locator(".graph-break")
+    expect(breaks.first).to_contain_text("graph break")
+    expect(view).to_contain_text("lost dynamism")
+    expect(view).to_contain_text("data-dependent: torch could not decide")
+    expect(view.locator("h3", has_text="torch.export.")).to_have_count(2)
+    expect(view.locator(".export-error").first).to_contain_text("Constraints violated (T)!")
+    view.locator("[data-tab=symbols]").click()
+    expect(view.locator("table")).to_contain_text("the result of .item()")
+    expect(view.locator("table")).to_contain_text("unbacked")
+    assert not page.errors
+
+
 def _active_cell_editor(page):  # type: ignore[no-untyped-def]
     return page.locator(".jp-Notebook .jp-Cell.jp-mod-active .jp-InputArea-editor")
 
@@ -209,7 +232,7 @@ def _active_cell_editor(page):  # type: ignore[no-untyped-def]
 def test_clicking_a_cell_frame_activates_that_cell(page) -> None:  # type: ignore[no-untyped-def]
     page.locator(".jp-Notebook .jp-Cell").first.click()
     expect(_active_cell_editor(page)).to_contain_text("load_ext")
-    view = page.locator(".jp-SymdebugOutput")
+    view = page.locator(".jp-SymdebugOutput").first
     view.locator("[data-tab=guards]").click()
     link = view.locator("button.frame-link[data-frame^='Cell [2]']").first
     link.click()  # Playwright waits until the link is there and can be clicked
@@ -218,7 +241,7 @@ def test_clicking_a_cell_frame_activates_that_cell(page) -> None:  # type: ignor
 
 
 def test_clicking_a_file_frame_opens_the_file_at_its_line(page) -> None:  # type: ignore[no-untyped-def]
-    view = page.locator(".jp-SymdebugOutput")
+    view = page.locator(".jp-SymdebugOutput").first
     view.locator("[data-tab=guards]").click()
     link = view.locator("button.frame-link[data-frame$='shapes.py:2']").first
     link.click()
@@ -245,7 +268,7 @@ def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type:
     for old in lab.root.glob("saved-symdebug-*.html"):
         old.unlink()
     page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
-    page.locator(".jp-SymdebugOutput header").click(button="right")
+    page.locator(".jp-SymdebugOutput header").first.click(button="right")
     page.locator(".lm-Menu-item", has_text="Export Selected Output").click()
     assert "Cell [2]" in _exported(lab).read_text()
 

@@ -48,6 +48,22 @@ def test_export_with_a_specialized_dim_is_captured() -> None:
     assert "export/0" in str(session) and "export/0" in str(session.to_json())
 
 
+def test_strict_export_names_the_module_and_its_call() -> None:
+    # A strict export traces with Dynamo: a compile of torch's ModuleToTrace.forward(self,
+    # *flat_args), named here by the exported module and forward's parameters.
+    dims = {"x": {1: Dim("T")}}
+    with symdebug.capture() as session, pytest.raises(torch._dynamo.exc.UserError):
+        torch.export.export(Fixed(), (torch.randn(2, 16),), dynamic_shapes=dims, strict=True)
+    traced = next(c for c in session.compiles if c.kind == "compile")
+    assert traced.title == "Fixed.forward" and traced.callee is not None
+    assert traced.callee.names == {"L['flat_args'][0]": "x"}
+    assert session.why("x", 1).user_name == "x.shape[1]"
+    assert session.why("x", 1).cause == "user_branch"
+    exported = next(c for c in session.compiles if c.kind == "export")
+    assert (exported.status, exported.filename) == ("failed", __file__)
+    assert "Constraints violated (T)!" in (exported.fail_reason or "")
+
+
 def test_narrowed_dim_gets_torchs_range() -> None:
     with symdebug.capture() as session, pytest.raises(torch._dynamo.exc.UserError):
         torch.export.export(Bounded(), (torch.randn(2, 16),), dynamic_shapes={"x": {1: Dim("T")}})

@@ -98,11 +98,20 @@ def test_mark_dynamic_does_not_reach_the_resume_frame() -> None:
 
 def test_module_int_attribute() -> None:
     plan, _ = planned("module_attribute")
-    assert plan.before == {"forward (module_attribute.py:11)": 4}
-    assert plan.after == {"forward (module_attribute.py:11)": 2}
+    assert plan.before == {"Chunked.forward (module_attribute.py:11)": 4}
+    assert plan.after == {"Chunked.forward (module_attribute.py:11)": 2}
     assert plan.settings == {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
     assert_verified(plan)
     assert_reproduced("module_attribute", plan)
+
+
+def test_module_behind_torchs_wrapper_named_by_its_class() -> None:
+    plan, _ = planned("wrapped_module")
+    frame = "Encoder.forward (wrapped_module.py:11)"  # not torch's inner (external_utils)
+    assert plan.before == {frame: 2}
+    assert plan.after == {frame: 1}
+    assert_verified(plan)
+    assert_reproduced("wrapped_module", plan)
 
 
 def test_training_step_with_backward() -> None:

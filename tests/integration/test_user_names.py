@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from programs import captured, traced
 
 import symdebug
 
@@ -106,3 +107,31 @@ def test_hugging_face_decode_loop_groups_config_constants() -> None:
     assert explanation.library_frame is not None  # the library line, kept as context
     assert "transformers" in explanation.library_frame.filename
     assert "library line (transformers)" in str(explanation)
+
+
+def test_wrapped_module_named_from_a_log(tmp_path: Path) -> None:
+    # A TORCH_TRACE log has no callee record: the guard tree types the module torch's
+    # `inner` calls, and forward's parameters come from the script's source.
+    logged = traced("wrapped_module", tmp_path)
+    live = captured("wrapped_module")
+    assert [c.name for c in logged.compiles] == ["inner"] * len(logged.compiles)
+    assert {c.title for c in logged.compiles} == {"Encoder.forward"}
+    for log, run in zip(logged.compiles, live.compiles, strict=True):
+        assert log.callee is not None and run.callee is not None
+        assert (log.callee.qualname, log.callee.lineno) == (run.callee.qualname, 11)
+        assert log.callee.filename == run.callee.filename
+        # The log names what its guards reach; live capture also the keywords not passed.
+        assert log.callee.names.items() <= run.callee.names.items()
+        assert log.callee.names["L['args'][0]"] == "x"
+    assert "frame Encoder.forward (" in str(logged)
+    explanation = logged.why("x", 0)
+    assert explanation.user_name == "x.shape[0]"
+    assert str(explanation).startswith("x.shape[0] (L['args'][0].size()[0]) is")
+    assert explanation.state == live.why("x", 0).state
+
+
+def test_hugging_face_log_names_keywords_as_passed(tmp_path: Path) -> None:
+    pytest.importorskip("transformers")
+    session = traced("hf_gpt2", tmp_path)
+    assert {c.title for c in session.compiles} == {"GPT2LMHeadModel.forward"}
+    assert session.why("input_ids", 1).user_name == "input_ids.shape[1]"

@@ -4,10 +4,12 @@ user's own code against libraries, a library's configuration constants grouped."
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any
 
 from symdebug._torch.callee import callee_of
 from symdebug.model.constants import constant_name, grouped_line, library_constant
+from symdebug.model.log_callee import log_callee
 from symdebug.model.names import frame_title, sources_named, user_name
 from symdebug.model.own_code import call_site, library_of, own_frame
 from symdebug.model.types import Callee, Compile, Frame, Symbol
@@ -133,3 +135,52 @@ def test_why_steps_name_the_users_line_then_the_library_line() -> None:
     assert [step.frame for step in lines] == [caller, hf]
     assert lines[1].text.startswith("in transformers: ")
     assert [step.frame for step in guard_steps(guard) if step.kind == "line"] == [hf]
+
+
+WRAPPER = Frame(f"{SITE}/torch/_dynamo/external_utils.py", 67, "inner")
+TREE = (
+    "| | | | +- GuardManager: source=L['fn'].__closure__[0].cell_contents, accessed_by="
+    "GetAttrGuardAccessor(cell_contents), type=<class '__main__.Encoder'>, tag_safe=(F, F)\n"
+    "| +- GuardManager: source=L['args'][0], accessed_by=TupleGetItemGuardAccessor(0), "
+    "type=<class 'torch.Tensor'>, tag_safe=(False, False)\n"
+    "| +- GuardManager: source=L['kwargs']['mask'], accessed_by=DictGetItemGuardAccessor"
+    "('mask'), type=<class 'torch.Tensor'>, tag_safe=(False, False)\n"
+)
+SCRIPT = """
+import torch
+
+class Base(torch.nn.Module):
+    @torch.no_grad()
+    def forward(self, x, mask=None, /, *rest):
+        return x
+
+
+class Encoder(Base):
+    pass
+"""
+
+
+def test_log_callee_reads_the_class_and_forward_from_the_script(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    start = [Frame(str(script), 20, "<module>"), WRAPPER]
+    callee = log_callee(TREE, [str(script)], start)
+    assert callee == Callee(
+        "Encoder.forward",
+        str(script),
+        5,  # the decorator's line, as co_firstlineno says
+        {
+            "L['args'][0]": "x",
+            "L['args'][1]": "mask",
+            "L['kwargs']['x']": "x",
+            "L['kwargs']['mask']": "mask",
+        },
+    )
+
+
+def test_log_callee_without_the_source_keeps_dynamos_names(tmp_path: Path) -> None:
+    start = [Frame(str(tmp_path / "gone.py"), 20, "<module>"), WRAPPER]
+    assert log_callee(TREE, [], start) == Callee("Encoder.forward")
+    own = Frame(str(tmp_path / "gone.py"), 3, "wrapper")  # the user's own wrapper: no callee
+    assert log_callee(TREE, [], [start[0], own]) is None
+    assert log_callee(TREE.replace("__main__.Encoder", "torch.nn.Linear"), [], start) is None
