@@ -8,13 +8,59 @@
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
+# The capture layer's package first: a later first import of it would set the attribute
+# ``symdebug.capture`` to the package, over the function defined below.  Its __init__
+# imports nothing (its modules import torch, which reading logs never needs).
+import symdebug.capture as _capture_layer  # noqa: F401
 from symdebug._version import __version__
 from symdebug.api import Session
-from symdebug.live import LiveCapture, LiveSession, capture, start, stop
 from symdebug.loading import MultiRankSession, load, load_trace
 from symdebug.queries.why import Explanation
+
+if TYPE_CHECKING:
+    from symdebug.live import LiveCapture, LiveSession
+
+#: Live capture needs torch, reading logs and saved sessions does not: :mod:`symdebug.live`
+#: is imported on first use, never by ``import symdebug``.
+_LIVE_CLASSES = ("LiveCapture", "LiveSession")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LIVE_CLASSES:
+        from symdebug import live
+
+        return getattr(live, name)
+    raise AttributeError(f"module 'symdebug' has no attribute {name!r}")
+
+
+def capture(*, disable_caches: bool = True) -> AbstractContextManager[LiveSession]:
+    """Capture every shape guard of the compiles that run inside the block.
+
+    ``with symdebug.capture() as s:`` yields a :class:`LiveSession`, filled as compiles
+    happen.  ``disable_caches`` turns torch's compile caches off while capturing (default):
+    a cache hit replays guards without their provenance.  See :func:`symdebug.live.capture`.
+    """
+    from symdebug import live
+
+    return live.capture(disable_caches=disable_caches)
+
+
+def start(*, disable_caches: bool = True) -> LiveSession:
+    """Start capturing until :func:`stop`; return the session being filled."""
+    from symdebug import live
+
+    return live.start(disable_caches=disable_caches)
+
+
+def stop() -> LiveSession:
+    """Stop the most recent :func:`start` and return its session."""
+    from symdebug import live
+
+    return live.stop()
+
 
 __all__ = [
     "Explanation",
@@ -50,6 +96,7 @@ def fix_plan(workload: Any, session: Session | None = None, **options: Any) -> A
     Any session (a live one or one loaded from a log) lends its suggested fixes as
     candidates and gets their ``verified`` set.  See :meth:`LiveSession.fix_plan`.
     """
+    from symdebug.live import LiveSession
     from symdebug.live.verify import fix_plan as plan_fixes
 
     if isinstance(session, LiveSession):

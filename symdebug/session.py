@@ -10,6 +10,7 @@ depends on how it is shown or how it was captured.
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from symdebug.model.index import FactIndex
@@ -28,7 +29,7 @@ from symdebug.model.types import (
 if TYPE_CHECKING:
     import networkx as nx
 
-    from symdebug.queries.predict import Prediction
+    from symdebug.queries.predict import Prediction, Predictor
     from symdebug.queries.why import Explanation
 
 _Session = TypeVar("_Session", bound="Session")
@@ -45,6 +46,7 @@ class Session:
         self._facts = facts if facts is not None else Facts()
         self._index: tuple[Facts, FactIndex] | None = None
         self._graph: tuple[Facts, nx.MultiDiGraph] | None = None
+        self._predictors: tuple[Facts, dict[Hashable, Predictor]] | None = None
 
     @property
     def facts(self) -> Facts:
@@ -174,10 +176,24 @@ class Session:
         --------
         >>> s.predict(x=(4, 16), **{"self.chunk": 1})  # doctest: +SKIP
         """
+        predictor = self._predictor(frame, dynamo_config)
+        return predictor.predict(predictor.values(args, kwargs))
+
+    def _predictor(self, frame: str | int | None, settings: dict[str, Any] | None) -> Predictor:
+        """The frame's predictor, built once per state of the facts and reused."""
         from symdebug.queries.predict import Predictor
 
-        predictor = Predictor(self.facts, frame, self.lookup_order(frame), dynamo_config)
-        return predictor.predict(predictor.values(args, kwargs))
+        facts, order = self.facts, self.lookup_order(frame)
+        if self._predictors is None or self._predictors[0] is not facts:
+            self._predictors = (facts, {})
+        key = (frame, tuple(order or ()), tuple(sorted((settings or {}).items(), key=str)))
+        try:
+            found = self._predictors[1].get(key)
+        except TypeError:  # a setting that is no hashable value: build, do not keep
+            return Predictor(facts, frame, order, settings)
+        if found is None:
+            found = self._predictors[1][key] = Predictor(facts, frame, order, settings)
+        return found
 
     def rerun(self, compiled: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ARG002
         """Re-running needs the live capture (see :class:`symdebug.live.LiveSession`)."""
