@@ -9,13 +9,19 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from symdebug.api import Session
 from symdebug.loading import MultiRankSession, load_trace
 
 
-def _sessions(path: str, rank: int | None) -> list[tuple[int | None, Session]]:
-    loaded = load_trace(path)
+def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
+    return load_trace(args.trace, jobs=args.jobs, dask=args.dask)
+
+
+def _sessions(
+    loaded: Session | MultiRankSession, rank: int | None
+) -> list[tuple[int | None, Session]]:
     if isinstance(loaded, MultiRankSession):
         ranks = sorted(loaded.ranks.items())
         return [(r, s) for r, s in ranks if rank is None or r == rank]
@@ -23,16 +29,19 @@ def _sessions(path: str, rank: int | None) -> list[tuple[int | None, Session]]:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    for rank, session in _sessions(args.trace, args.rank):
+    loaded = _loaded(args)
+    for rank, session in _sessions(loaded, args.rank):
         if rank is not None:
             print(f"=== rank {rank}")
         print(session)
+    if isinstance(loaded, MultiRankSession) and args.rank is None:
+        print(f"=== ranks compared\n{loaded.divergence()}")
     return 0
 
 
 def _why(args: argparse.Namespace) -> int:
     status = 0
-    for rank, session in _sessions(args.trace, args.rank):
+    for rank, session in _sessions(_loaded(args), args.rank):
         prefix = f"rank {rank}: " if rank is not None else ""
         try:
             print(prefix + str(session.why(args.source, args.dim)))
@@ -43,13 +52,18 @@ def _why(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    loaded = load_trace(args.trace)
+    loaded = _loaded(args)
     sessions = loaded.ranks if isinstance(loaded, MultiRankSession) else {None: loaded}
+    written: dict[int, str] = {}
     for rank, session in sessions.items():
         if args.rank is not None and rank != args.rank:
             continue
-        out = args.output if len(sessions) == 1 else _ranked(args.output, rank)
+        out = args.output if len(sessions) == 1 else _ranked(args.output, f"rank{rank}")
         print(f"wrote {session.to_html(out, redact=args.redact)}")
+        if rank is not None:
+            written[rank] = Path(out).name
+    if isinstance(loaded, MultiRankSession) and args.rank is None:
+        print(f"wrote {loaded.to_html(_ranked(args.output, 'ranks'), written)} (ranks compared)")
     return 0
 
 
@@ -88,9 +102,10 @@ def _fix(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ranked(path: str, rank: int | None) -> str:
+def _ranked(path: str, label: str) -> str:
+    """``report.rank0.html`` beside ``report.html``."""
     stem, dot, suffix = path.rpartition(".")
-    return f"{stem}.rank{rank}.{suffix}" if dot else f"{path}.rank{rank}"
+    return f"{stem}.{label}.{suffix}" if dot else f"{path}.{label}"
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -116,24 +131,35 @@ def add_fix_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_rank_options(parser: argparse.ArgumentParser) -> None:
+    """Which rank of a directory of logs, and who reads them (local processes or Dask)."""
+    parser.add_argument("--rank", type=int, default=None, help="only this rank")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="processes reading the logs (default: cores)"
+    )
+    parser.add_argument(
+        "--dask", default=None, help="a Dask scheduler's address: its workers read the logs"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (shared with the notebook magics)."""
     parser = argparse.ArgumentParser(prog="symdebug", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     summary = commands.add_parser("summary", help="per-frame summary of a TORCH_TRACE log")
     summary.add_argument("trace", help="a TORCH_TRACE log file or directory")
-    summary.add_argument("--rank", type=int, default=None, help="only this rank")
+    add_rank_options(summary)
     summary.set_defaults(run=_summary)
     why = commands.add_parser("why", help="why a source is dynamic or constant")
     why.add_argument("trace", help="a TORCH_TRACE log file or directory")
     why.add_argument("source", help="\"L['x'].size()[0]\", or an argument name with DIM")
     why.add_argument("dim", nargs="?", type=int, default=None, help="dimension of the argument")
-    why.add_argument("--rank", type=int, default=None, help="only this rank")
+    add_rank_options(why)
     why.set_defaults(run=_why)
     report = commands.add_parser("report", help="write a self-contained HTML report of a log")
     report.add_argument("trace", help="a TORCH_TRACE log file or directory")
     add_report_options(report)
-    report.add_argument("--rank", type=int, default=None, help="only this rank")
+    add_rank_options(report)
     report.set_defaults(run=_report)
     run = commands.add_parser("run", help="run a Python script under capture, write a report")
     run.add_argument("script", help="the script to run")

@@ -1,12 +1,22 @@
-"""Open sessions from files: ``load_trace`` for TORCH_TRACE logs, ``load`` for saved sessions."""
+"""Open sessions from files: ``load_trace`` for TORCH_TRACE logs, ``load`` for saved sessions.
+
+A directory of rank logs is read one log per process: a local pool (``jobs``), or the
+workers of a Dask cluster the user points at (``dask``); either gives what the serial path
+gives, rank by rank.
+"""
 
 from __future__ import annotations
 
 import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from symdebug.api import Session
+from symdebug.model.types import Facts
 from symdebug.pipeline import build
+from symdebug.queries.ranks import Divergence, divergence
 from symdebug.tracefile import discover_trace_files, rank_of, read_trace_file
 
 
@@ -22,6 +32,10 @@ class MultiRankSession:
     def __len__(self) -> int:
         return len(self.ranks)
 
+    def divergence(self) -> Divergence:
+        """Where the ranks' compiles differ: per frame, the first difference and odd ranks."""
+        return divergence({rank: session.facts for rank, session in self.ranks.items()})
+
     def __str__(self) -> str:
         lines = [f"symdebug: {len(self.ranks)} ranks"]
         for rank, session in sorted(self.ranks.items()):
@@ -29,24 +43,75 @@ class MultiRankSession:
             lines.append(
                 f"  rank {rank}: {len(facts.compiles)} compiles, {len(facts.recompiles)} recompiles"
             )
-        return "\n".join(lines)
+        return "\n".join([*lines, str(self.divergence())])
+
+    def to_html(self, path: str | os.PathLike[str], reports: dict[int, str] | None = None) -> Path:
+        """Write the rank matrix (frames by ranks, differences marked) as one HTML file."""
+        from symdebug.renderers.ranks_html import render_ranks
+
+        out = Path(path)
+        out.write_text(render_ranks(self.divergence(), reports or {}), encoding="utf-8")
+        return out
+
+
+def trace_facts(path: str | os.PathLike[str]) -> Facts:
+    """The facts of one log file, with its rank (what each worker returns)."""
+    file = Path(path)
+    stream = read_trace_file(file)
+    facts = build(stream)
+    facts.rank = rank_of(file, stream)
+    return facts
 
 
 def load_trace_file(path: Path) -> Session:
     """One log file as a Session."""
-    stream = read_trace_file(path)
-    facts = build(stream)
-    facts.rank = rank_of(path, stream)
-    return Session(facts)
+    return Session(trace_facts(path))
 
 
-def load_trace(path: str | os.PathLike[str]) -> Session | MultiRankSession:
+def _pooled(files: list[Path], jobs: int) -> list[Facts]:
+    # spawn: the caller may hold threads or torch state a fork would copy half-made.
+    with ProcessPoolExecutor(min(jobs, len(files)), mp_context=get_context("spawn")) as pool:
+        return list(pool.map(trace_facts, [str(f) for f in files]))
+
+
+def _on_dask(files: list[Path], dask: Any) -> list[Facts]:
+    """Each log read by a worker of a Dask cluster (an address or a ``Client``)."""
+    from distributed import Client
+
+    connect: Any = Client  # distributed ships no type hints
+    client: Any = dask if isinstance(dask, Client) else connect(str(dask))
+    try:
+        futures = client.map(trace_facts, [str(f) for f in files], pure=False)
+        return list(client.gather(futures))
+    finally:
+        if client is not dask:
+            client.close()
+
+
+def _read(files: list[Path], jobs: int | None, dask: Any) -> list[Facts]:
+    if dask is not None:
+        return _on_dask(files, dask)
+    jobs = jobs if jobs is not None else os.cpu_count() or 1
+    if jobs <= 1 or len(files) == 1:
+        return [trace_facts(file) for file in files]
+    return _pooled(files, jobs)
+
+
+def load_trace(
+    path: str | os.PathLike[str], *, jobs: int | None = None, dask: Any = None
+) -> Session | MultiRankSession:
     """Read a TORCH_TRACE log file or directory.
 
     Parameters
     ----------
     path
         A log file, or a directory of logs (one per rank).
+    jobs
+        Processes reading a directory's logs at once (default: the machine's cores; 1
+        reads them here, one after another).
+    dask
+        A Dask ``distributed.Client``, or its scheduler's address (``tcp://host:8786``):
+        its workers read the logs instead of local processes.
 
     Returns
     -------
@@ -56,10 +121,10 @@ def load_trace(path: str | os.PathLike[str]) -> Session | MultiRankSession:
     files = discover_trace_files(Path(path))
     if len(files) == 1:
         return load_trace_file(files[0])
-    sessions = [load_trace_file(file) for file in files]
+    read = _read(files, jobs, dask)
     ranks = {
-        session.facts.rank if session.facts.rank is not None else index: session
-        for index, session in enumerate(sessions)
+        facts.rank if facts.rank is not None else index: Session(facts)
+        for index, facts in enumerate(read)
     }
     return MultiRankSession(ranks)
 

@@ -15,6 +15,7 @@ from symdebug.model.code_types import FxNode, GraphCode, Kernel
 from symdebug.model.types import (
     Compile,
     Facts,
+    GraphBreak,
     Guard,
     Recompile,
     SourceExplanation,
@@ -83,6 +84,11 @@ class FactIndex:
     def graph_code(self) -> dict[str, list[GraphCode]]:
         """Compiled graphs' wrappers by compile id."""
         return _by_compile(self.facts.graph_code)
+
+    @cached_property
+    def graph_breaks(self) -> dict[str, list[GraphBreak]]:
+        """Graph breaks by the compile they ended."""
+        return _by_compile(self.facts.graph_breaks)
 
     @cached_property
     def recompile(self) -> dict[str, Recompile]:

@@ -1,0 +1,69 @@
+"""The rank matrix of a multi-rank job as one self-contained HTML file (no script at all).
+
+Frames by ranks, each cell the compiles of that frame on that rank; the cells of the odd
+ranks of a frame are marked, and each frame's first difference is said below the table.
+Every text is escaped here, once: frame names, reasons and paths are the user's.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from symdebug.queries.ranks import Divergence, RankDifference
+
+_STYLE = """
+body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 4px 8px; }
+td.count { text-align: right; } td.odd { background: #fde2e1; font-weight: bold; }
+li { margin: 0.4em 0; } code { background: #f4f4f4; padding: 0 3px; white-space: pre-wrap; }
+"""
+_HEAD = (
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+    "style-src 'unsafe-inline'\">\n<title>symdebug: ranks compared</title>\n"
+    f"<style>{_STYLE}</style>\n</head>\n<body>\n"
+)
+
+
+def _rank_header(rank: int, reports: dict[int, str]) -> str:
+    link = reports.get(rank)
+    label = f"rank {rank}"
+    return f'<th><a href="{escape(link)}">{label}</a></th>' if link else f"<th>{label}</th>"
+
+
+def _row(frame: str, counts: dict[int, int], odd: set[int], ranks: list[int]) -> str:
+    cells = "".join(
+        f'<td class="count{" odd" if rank in odd else ""}" data-rank="{rank}">'
+        f"{counts.get(rank, 0)}</td>"
+        for rank in ranks
+    )
+    return f'<tr><th scope="row">{escape(frame)}</th>{cells}</tr>'
+
+
+def _difference(d: RankDifference) -> str:
+    values = "".join(
+        f"<li>rank {rank}{' (odd)' if rank in d.odd_ranks else ''}: <code>{escape(v)}</code></li>"
+        for rank, v in sorted(d.values.items())
+    )
+    return (
+        f'<li class="difference"><b>{escape(d.frame)}</b>: first differs at compile '
+        f"#{d.number} ({escape(d.aspect)})<ul>{values}</ul></li>"
+    )
+
+
+def render_ranks(divergence: Divergence, reports: dict[int, str]) -> str:
+    """The page; ``reports`` links each rank's own report (rank -> relative path)."""
+    odd = {d.frame: set(d.odd_ranks) for d in divergence.differences}
+    header = "".join(_rank_header(rank, reports) for rank in divergence.ranks)
+    rows = "".join(
+        _row(frame, counts, odd.get(frame, set()), divergence.ranks)
+        for frame, counts in divergence.compiles.items()
+    )
+    items = "".join(_difference(d) for d in divergence.differences)
+    summary = escape(str(divergence).splitlines()[0])
+    return (
+        f'{_HEAD}<h1>Ranks compared</h1>\n<p class="summary">{summary}</p>\n'
+        f"<table><thead><tr><th>compiles per frame</th>{header}</tr></thead>"
+        f"<tbody>{rows}</tbody></table>\n<h2>Where they differ</h2>\n"
+        f"<ul>{items or '<li>nowhere</li>'}</ul>\n</body>\n</html>\n"
+    )
