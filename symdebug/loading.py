@@ -23,8 +23,10 @@ from symdebug.tracefile import discover_trace_files, rank_of, read_trace_file
 class MultiRankSession:
     """One Session per rank of a distributed job's trace directory."""
 
-    def __init__(self, ranks: dict[int, Session]) -> None:
+    def __init__(self, ranks: dict[int, Session], notes: list[str] | None = None) -> None:
         self.ranks = ranks
+        #: How logs were numbered where their names and events did not say one rank each.
+        self.notes = notes or []
 
     def __getitem__(self, rank: int) -> Session:
         return self.ranks[rank]
@@ -43,7 +45,7 @@ class MultiRankSession:
             lines.append(
                 f"  rank {rank}: {len(facts.compiles)} compiles, {len(facts.recompiles)} recompiles"
             )
-        return "\n".join([*lines, str(self.divergence())])
+        return "\n".join([*lines, *(f"  note: {n}" for n in self.notes), str(self.divergence())])
 
     def to_html(self, path: str | os.PathLike[str], reports: dict[int, str] | None = None) -> Path:
         """Write the rank matrix (frames by ranks, differences marked) as one HTML file."""
@@ -121,12 +123,27 @@ def load_trace(
     files = discover_trace_files(Path(path))
     if len(files) == 1:
         return load_trace_file(files[0])
-    read = _read(files, jobs, dask)
-    ranks = {
-        facts.rank if facts.rank is not None else index: Session(facts)
-        for index, facts in enumerate(read)
-    }
-    return MultiRankSession(ranks)
+    ranks, notes = _numbered(_read(files, jobs, dask))
+    return MultiRankSession(ranks, notes)
+
+
+def _numbered(read: list[Facts]) -> tuple[dict[int, Session], list[str]]:
+    """Each log under its rank; a second log of a rank, or one without, after the last rank.
+
+    Nothing is dropped: two logs of rank 0 (two runs in one folder) are both kept.
+    """
+    known = [f.rank for f in read if f.rank is not None]
+    spare = max(known, default=-1) + 1
+    ranks: dict[int, Session] = {}
+    notes = []
+    for facts in read:
+        rank = facts.rank
+        if rank is None or rank in ranks:
+            said = "has no rank" if rank is None else f"is a second log of rank {rank}"
+            notes.append(f"{facts.source} {said}: shown as rank {spare}")
+            facts.rank, rank, spare = spare, spare, spare + 1
+        ranks[rank] = Session(facts)
+    return ranks, notes
 
 
 def load(path: str | os.PathLike[str]) -> Session:
