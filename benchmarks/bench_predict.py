@@ -3,9 +3,9 @@
 A function with a branch, a view divisibility guard and slicing is compiled at three
 sizes (three cache entries); we then answer "which entry serves?" for many sizes:
 
-  vectorised   Predictor.serving over numpy columns (what sweep uses)
-  per point    Predictor.predict, one call at a time (what predict() uses)
-  calling      the compiled function itself at sizes that hit (guards + a tiny kernel)
+  predict_range  Session.predict_range: every size at once (numpy columns, public API)
+  predict        Session.predict, one call at a time (its predictor built once and kept)
+  calling        the compiled function itself at sizes that hit (guards + a tiny kernel)
 
 then checks answers against torch: each prediction is made, then the call is run and torch's
 outcome read from its cache and lookups.  Over a corpus (the function above at many sizes, a
@@ -28,7 +28,7 @@ import torch
 import symdebug
 from symdebug._torch.dynamo_cache import cache_lookups, cache_order, miss_settings
 from symdebug.queries.frame_state import limit_hit
-from symdebug.queries.predict import Prediction, Predictor
+from symdebug.queries.predict import Prediction
 
 POINTS = int(os.environ.get("BENCH_POINTS", "200000"))
 
@@ -51,38 +51,29 @@ def session_with_entries() -> tuple[symdebug.Session, object]:
 
 def main() -> None:
     session, compiled = session_with_entries()
-    predictor = Predictor(session.facts, "model", session.lookup_order("model"))
     rows = np.random.default_rng(0).integers(1, 800, POINTS)
-    columns = predictor.values(((2, 4), (300,)), {})
-    columns = {k: np.full(POINTS, v) for k, v in columns.items()}
-    columns["L['x'].size()[0]"] = rows
-    columns["L['x'].stride()[0]"] = np.full(POINTS, 4)
+    session.predict_range((rows[:10], 4), (300,), frame="model")  # warm: the predictor is built
     start = time.perf_counter()
-    served = predictor.serving(columns)
+    ranged = session.predict_range((rows, 4), (300,), frame="model")
     vectorised = POINTS / (time.perf_counter() - start)
     sample = 2000
     start = time.perf_counter()
-    singles = [
-        predictor.predict(predictor.values(((int(v), 4), (300,)), {})).entry for v in rows[:sample]
-    ]
+    singles = [session.predict((int(v), 4), (300,), frame="model").entry for v in rows[:sample]]
     per_point = sample / (time.perf_counter() - start)
-    ids = [m.compile_id for m in predictor.models]
-    agree = sum(
-        s == (ids[i] if i >= 0 else None) for s, i in zip(singles, served[:sample], strict=True)
-    )
+    agree = sum(s == ranged.entry(i) for i, s in enumerate(singles))
     calls = 500
     inputs = [(torch.randn(int(r), 4), torch.randn(300)) for r in rows[:calls] if r <= 128]
     start = time.perf_counter()
     for x, y in inputs:
         compiled(x, y)
     calling = len(inputs) / (time.perf_counter() - start)
-    entries = [m.compile_id for m in predictor.models]
+    entries = ranged.entries
     print(f"prediction throughput ({len(entries)} entries: {', '.join(entries)}; {POINTS} sizes)")
-    print(f"  vectorised   {vectorised:12,.0f} sizes/s   x{vectorised / calling:,.0f} of calling")
-    print(f"  per point    {per_point:12,.0f} sizes/s   x{per_point / calling:,.1f} of calling")
-    print(f"  calling      {calling:12,.0f} calls/s  (compiled function, cache hits)")
-    print(f"  recompiles predicted: {int((served < 0).sum())} of {POINTS}")
-    print(f"  vectorised and per-point answers agree on {agree} of {sample} sizes")
+    print(f"  predict_range {vectorised:12,.0f} sizes/s   x{vectorised / calling:,.0f} of calling")
+    print(f"  predict       {per_point:12,.0f} sizes/s   x{per_point / calling:,.1f} of calling")
+    print(f"  calling       {calling:12,.0f} calls/s  (compiled function, cache hits)")
+    print(f"  recompiles predicted: {int((ranged.served < 0).sum())} of {POINTS}")
+    print(f"  predict_range and predict agree on {agree} of {sample} sizes")
     answers = truth_corpus()
     print(f"answers against torch ({sum(answers.values())} calls)")
     for kind in ("confident-right", "confident-wrong", "uncertain-right", "uncertain-wrong"):

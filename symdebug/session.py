@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from symdebug.queries.predict import Prediction, Predictor
+    from symdebug.queries.predict_range import RangePrediction
     from symdebug.queries.why import Explanation
 
 _Session = TypeVar("_Session", bound="Session")
@@ -178,6 +179,38 @@ class Session:
         """
         predictor = self._predictor(frame, dynamo_config)
         return predictor.predict(predictor.values(args, kwargs))
+
+    def predict_range(
+        self,
+        *args: Any,
+        frame: str | int | None = None,
+        dynamo_config: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> RangePrediction:
+        """Predict millions of calls at once: some sizes given as arrays, lists or ranges.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            As for :meth:`predict`; a dimension or int may be an array, a list of ints or a
+            ``range`` (all of one length, or broadcastable): one call per element.
+        frame, dynamo_config
+            As for :meth:`predict`.
+
+        Returns
+        -------
+        RangePrediction
+            Per call, the serving entry (or recompile, or eager) and whether it is certain;
+            ``counts()`` sums them up.
+
+        Examples
+        --------
+        >>> s.predict_range(x=(np.arange(1, 1_000_001), 16)).counts()  # doctest: +SKIP
+        {'0/1': 999996, 'recompile': 4}
+        """
+        from symdebug.queries.predict_range import predict_range
+
+        return predict_range(self._predictor(frame, dynamo_config), args, kwargs)
 
     def _predictor(self, frame: str | int | None, settings: dict[str, Any] | None) -> Predictor:
         """The frame's predictor, built once per state of the facts and reused."""

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
     from symdebug.queries.predict import Prediction
+    from symdebug.queries.predict_range import RangePrediction
 
 
 class LiveSession(Session):
@@ -69,6 +70,19 @@ class LiveSession(Session):
 
         config = {**miss_settings(), **(dynamo_config or {})}
         return super().predict(*args, frame=frame, dynamo_config=config, **kwargs)
+
+    def predict_range(
+        self,
+        *args: Any,
+        frame: str | int | None = None,
+        dynamo_config: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> RangePrediction:
+        """:meth:`Session.predict_range`, with this process's settings (as :meth:`predict`)."""
+        from symdebug._torch.dynamo_cache import miss_settings
+
+        config = {**miss_settings(), **(dynamo_config or {})}
+        return super().predict_range(*args, frame=frame, dynamo_config=config, **kwargs)
 
     def fix_plan(
         self, workload: Workload, *, max_replays: int = 12, progress: bool = True

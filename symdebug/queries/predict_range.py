@@ -1,0 +1,123 @@
+"""Predict a whole range of sizes at once: millions of calls, one array operation per check.
+
+``session.predict_range(x=(np.arange(1, 10_000_001), 64))`` answers, for every batch size,
+which cache entry serves the call, or whether torch compiles again or runs it eagerly, and
+whether the answer is certain.  A dimension (or int argument) given as an array or a
+``range`` varies; every other value is fixed, as in :meth:`Session.predict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from symdebug.queries.predict import RECOMPILE, Predictor
+
+#: Stand-ins for the varying values while the call is bound to sources: no real size.
+_SENTINEL = 10**15
+
+
+@dataclass(slots=True)
+class RangePrediction:
+    """The answers for every point of a range (arrays of one length).
+
+    Attributes
+    ----------
+    sizes
+        The varying sources and their values (``{"L['x'].size()[0]": array([1, 2, ...])}``).
+    served
+        Per point, the index into ``entries`` of the entry that serves the call;
+        ``-1`` when torch compiles again, ``-2`` when it runs the call eagerly.
+    entries
+        The frame's cache entries (compile ids) in torch's lookup order.
+    certain
+        Per point, whether every check on the way could be evaluated.
+    """
+
+    sizes: dict[str, np.ndarray]
+    served: np.ndarray
+    entries: list[str]
+    certain: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.served)
+
+    def outcomes(self) -> np.ndarray:
+        """Per point: ``"served"``, ``"recompile"`` or ``"eager"``."""
+        labels = np.array(["served", "recompile", "eager"])
+        kind = np.select([self.served >= 0, self.served == RECOMPILE], [0, 1], 2)
+        chosen: np.ndarray = labels[kind]
+        return chosen
+
+    def entry(self, index: int) -> str | None:
+        """The compile id serving point ``index``, or None."""
+        served = int(self.served[index])
+        return self.entries[served] if served >= 0 else None
+
+    def counts(self) -> dict[str, int]:
+        """How many points each entry serves, and how many recompile or run eagerly."""
+        found, counts = np.unique(self.served, return_counts=True)
+        return {self._name(int(k)): int(n) for k, n in zip(found, counts, strict=True)}
+
+    def _name(self, served: int) -> str:
+        if served >= 0:
+            return self.entries[served]
+        return "recompile" if served == RECOMPILE else "eager"
+
+    def __repr__(self) -> str:
+        unsure = int((~self.certain).sum())
+        said = ", ".join(f"{k}: {n}" for k, n in self.counts().items())
+        return f"<RangePrediction of {len(self)} calls: {said}; {unsure} uncertain>"
+
+
+def _varying(value: Any) -> bool:
+    return isinstance(value, range | np.ndarray | list) and not isinstance(value, str)
+
+
+def _stand_ins(value: Any, arrays: list[np.ndarray]) -> Any:
+    """The call with each varying value replaced by a sentinel int (its array kept aside)."""
+    if _varying(value) and (isinstance(value, range | np.ndarray) or _all_ints(value)):
+        arrays.append(np.asarray(value, dtype=np.int64))
+        return _SENTINEL + len(arrays) - 1
+    if isinstance(value, tuple):
+        return tuple(_stand_ins(item, arrays) for item in value)
+    return value
+
+
+def _all_ints(value: list[Any]) -> bool:
+    return bool(value) and all(isinstance(v, int) for v in value)
+
+
+def range_columns(
+    predictor: Predictor, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every source's column for the range, and the varying ones alone."""
+    arrays: list[np.ndarray] = []
+    call_args = [_stand_ins(a, arrays) for a in args]
+    call_kwargs = {k: _stand_ins(v, arrays) for k, v in kwargs.items()}
+    if not arrays:
+        raise ValueError("predict_range needs a size given as an array, a list or a range")
+    shaped = np.broadcast_arrays(*arrays)
+    values = predictor.values(call_args, call_kwargs)
+    count = len(shaped[0])
+    columns, varying = {}, {}
+    for source, value in values.items():
+        index = value - _SENTINEL if isinstance(value, int) and value >= _SENTINEL else None
+        if index is not None and index < len(shaped):
+            columns[source] = varying[source] = shaped[index]
+        else:  # one value for every point: a view, no copy per point
+            columns[source] = np.broadcast_to(np.asarray(value), (count,))
+    return columns, varying
+
+
+def predict_range(
+    predictor: Predictor, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> RangePrediction:
+    """Answer every point of the range at once (see the module's text)."""
+    columns, varying = range_columns(predictor, args, kwargs)
+    served, certain = predictor.answers(columns)
+    entries = [model.compile_id for model in predictor.models]
+    return RangePrediction(varying, served, entries, certain)

@@ -1,0 +1,68 @@
+"""Predicting a range of sizes at once (issue 13, point 6): the same answers as one
+``predict`` per size, and as torch itself when the calls are made."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import symdebug
+
+
+def branch(x: torch.Tensor) -> torch.Tensor:
+    if x.shape[0] > 4:
+        return x * 2
+    return x + 1
+
+
+def pair(x: torch.Tensor, n: int) -> torch.Tensor:
+    return x[:n] * n
+
+
+@pytest.fixture
+def session() -> symdebug.LiveSession:
+    torch._dynamo.reset()
+    compiled = torch.compile(branch, backend="eager")
+    with symdebug.capture() as s:
+        for rows in (8, 9, 10, 3):
+            compiled(torch.randn(rows, 3))
+    return s
+
+
+def test_range_agrees_with_one_prediction_per_size(session: symdebug.LiveSession) -> None:
+    ranged = session.predict_range(x=(np.arange(0, 40), 3))
+    assert len(ranged) == 40
+    for rows in range(40):
+        single = session.predict(x=(rows, 3))
+        assert ranged.entry(rows) == single.entry, rows
+        assert ranged.outcomes()[rows] == single.outcome
+        assert bool(ranged.certain[rows]) == single.certain
+    assert ranged.counts() == {"recompile": 2, "0/2": 3, "0/1": 35}
+    assert list(ranged.sizes) == ["L['x'].size()[0]"]
+
+
+def test_range_of_ints_and_lists(session: symdebug.LiveSession) -> None:
+    by_list = session.predict_range(x=([5, 6, 1], 3))
+    assert [by_list.entry(i) for i in range(3)] == ["0/1", "0/1", None]
+    with pytest.raises(ValueError, match="array, a list or a range"):
+        session.predict_range(x=(5, 3))
+
+
+def test_range_matches_torch_when_the_calls_are_made() -> None:
+    torch._dynamo.reset()
+    compiled = torch.compile(pair, backend="eager")
+    counts = range(1, 8)
+    with symdebug.capture() as s:
+        compiled(torch.randn(8, 2), 3)
+        compiled(torch.randn(8, 2), 4)
+        recompiles = 0
+        for index, n in enumerate(counts):
+            ranged = s.predict_range(x=(8, 2), n=counts)  # the cache as it stands now
+            before = len(s.compiles)
+            compiled(torch.randn(8, 2), n)
+            recompiled = len(s.compiles) > before
+            recompiles += recompiled
+            assert recompiled == (ranged.outcomes()[index] == "recompile"), n
+            assert ranged.certain[index], n
+    assert recompiles >= 1  # n = 1 is its own compile (0/1 specialization)
