@@ -72,28 +72,59 @@ def json_schema() -> dict[str, Any]:
 REFERENCE_FIELDS = frozenset({"guards", "guard", "specialization"})
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, or None for any other type (found once per type)."""
+    if cls not in _FIELD_NAMES:
+        fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else None
+        _FIELD_NAMES[cls] = tuple(f.name for f in fields) if fields is not None else None
+    return _FIELD_NAMES[cls]
+
+
+def plain_data(value: Any) -> Any:
+    """``dataclasses.asdict`` without its deep copies (the document is written at once).
+
+    Tuples become lists, as JSON writes them anyway.
+    """
+    if isinstance(value, _SCALARS):
+        return value
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: plain_data(getattr(value, name)) for name in names}
+    if isinstance(value, list | tuple):
+        return [plain_data(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain_data(item) for key, item in value.items()}
+    return value
+
+
 def _plain(obj: Any) -> dict[str, Any]:
     """A dataclass as a dict; Guard and Specialization references become ids."""
     out: dict[str, Any] = {}
-    for field in dataclasses.fields(obj):
-        value = getattr(obj, field.name)
-        if field.name in REFERENCE_FIELDS and not isinstance(obj, Facts):
+    for name in _field_names(type(obj)) or ():
+        value = getattr(obj, name)
+        if name in REFERENCE_FIELDS and not isinstance(obj, Facts):
             value = _reference(value)
         elif isinstance(value, Frame | Signature | Callee):
-            value = dataclasses.asdict(value)
-        elif field.name == "fixes":
+            value = plain_data(value)
+        elif name == "fixes":
             value = [_fix_dict(fix) for fix in value]
         elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
-            value = [dataclasses.asdict(item) for item in value]
+            value = [plain_data(item) for item in value]
         elif (
             isinstance(value, dict)
             and value
             and dataclasses.is_dataclass(next(iter(value.values())))
         ):
-            value = {k: dataclasses.asdict(v) for k, v in value.items()}
+            value = {k: plain_data(v) for k, v in value.items()}
         elif isinstance(value, tuple):
             value = list(value)
-        out[field.name] = value
+        out[name] = value
     return out
 
 
@@ -133,9 +164,9 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "symbols": [_plain(s) for s in facts.symbols],
         "specializations": [_plain(s) for s in facts.specializations],
         "recompiles": [_plain(r) for r in facts.recompiles],
-        "fx_nodes": [dataclasses.asdict(n) for n in facts.fx_nodes],
-        "kernels": [dataclasses.asdict(k) for k in facts.kernels],
-        "graph_code": [dataclasses.asdict(g) for g in facts.graph_code],
+        "fx_nodes": [plain_data(n) for n in facts.fx_nodes],
+        "kernels": [plain_data(k) for k in facts.kernels],
+        "graph_code": [plain_data(g) for g in facts.graph_code],
         "explanations": [_plain(e) for e in facts.explanations],
         "graph_breaks": [_plain(b) for b in facts.graph_breaks],
         "sweeps": facts.sweeps,

@@ -40,6 +40,10 @@ _KEY_FIELDS = frozenset(
 )
 _CONTEXT_KEYS = _KEY_FIELDS | {"subgraph_name", "stack"}
 _DETAIL_MAX = 200
+#: Records not read at all (live capture ignores them too): their JSON is never parsed.
+_IGNORED = '] {"chromium_event": '
+_IGNORED_NAME = "chromium_event"
+_MD5 = re.compile(r'"has_payload": "([^"]*)"')
 _BLANK = frozenset(("", "\n", "\r\n"))
 
 
@@ -60,6 +64,8 @@ class _Pending:
     md5: str
     lineno: int
     lines: list[str]
+    #: A record not read (a timing span): its payload's MD5 is checked, no event is made.
+    ignored: bool = False
 
 
 def _short(text: str) -> str:
@@ -178,11 +184,14 @@ def _read_records(handle: TextIO, stream: EventStream, source: str) -> Iterator[
         if line in _BLANK:
             continue
         if pending is not None:
-            yield _finish(pending, stream, source, bool(crlf))
+            yield from _flushed(pending, stream, source, bool(crlf))
             pending = None
         if crlf is None:
             crlf = line.endswith("\r\n")
         quiet_tabs = False
+        if _IGNORED in line:  # timing spans for Perfetto: no shape fact, never parsed
+            pending = _ignored(line, lineno)
+            continue
         try:
             record = _parse_record(_envelope_text(line), lineno, stream)
         except _BadRecordError as bad:
@@ -194,7 +203,21 @@ def _read_records(handle: TextIO, stream: EventStream, source: str) -> Iterator[
         elif record is not None:
             yield record
     if pending is not None:
-        yield _finish(pending, stream, source, bool(crlf))
+        yield from _flushed(pending, stream, source, bool(crlf))
+
+
+def _flushed(pending: _Pending, stream: EventStream, source: str, crlf: bool) -> list[Event]:
+    """The finished event, or none for a record that is not read."""
+    event = _finish(pending, stream, source, crlf)
+    return [] if pending.ignored else [event]
+
+
+def _ignored(line: str, lineno: int) -> _Pending | None:
+    """A record that is not read; its payload is still collected for the MD5 check."""
+    found = _MD5.search(line)
+    if found is None:
+        return None
+    return _Pending(Event(_IGNORED_NAME, {}, None), found[1], lineno, [], ignored=True)
 
 
 def iter_trace_events(path: str | os.PathLike[str], stream: EventStream) -> Iterator[Event]:
