@@ -67,6 +67,7 @@ bench: setup
 	$(PY) benchmarks/bench_predict.py
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_build.py
+	$(PY) benchmarks/bench_tlparse.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -8,8 +8,6 @@ gives, rank by rank.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +69,9 @@ def load_trace_file(path: Path) -> Session:
 
 
 def _pooled(files: list[Path], jobs: int) -> list[Facts]:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     # spawn: the caller may hold threads or torch state a fork would copy half-made.
     with ProcessPoolExecutor(min(jobs, len(files)), mp_context=get_context("spawn")) as pool:
         return list(pool.map(trace_facts, [str(f) for f in files]))
