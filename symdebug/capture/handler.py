@@ -16,7 +16,7 @@ from typing import Any
 from symdebug._torch import compiler_context, dynamo_graph
 from symdebug._torch.shape_env import snapshot_shape_env
 from symdebug.capture import live_context
-from symdebug.events import GRAPH_INPUTS, SHAPE_ENV, CompileKey, Event, EventStream
+from symdebug.events import GRAPH_INPUTS, SHAPE_ENV, CompileKey, Event, EventStream, slim_body
 
 #: Events whose provenance depends on the live context at the moment they fire.
 #: (``create_symbol`` is not one: its stacks say all we use, and it is the most frequent.)
@@ -86,6 +86,7 @@ class CaptureHandler(logging.Handler):
         if name == "artifact":
             name = f"artifact:{body.get('name', '?')}"
         key = _compile_key(metadata)
+        body = slim_body(name, body) if isinstance(body, dict) else body
         event = Event(name, body, key, getattr(record, "payload", None), metadata.get("rank"))
         if name in GUARD_LIKE:
             event.live = live_context.snapshot()

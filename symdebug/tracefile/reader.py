@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from symdebug.events import CompileKey, Event, EventStream, JSONDict, Problem
+from symdebug.events import CompileKey, Event, EventStream, JSONDict, Problem, slim_body
 
 try:
     import orjson
@@ -136,6 +136,8 @@ def _parse_record(text: str, lineno: int, stream: EventStream) -> _Pending | Eve
     label = name
     if name == "artifact" and isinstance(body.get("name"), str):
         label = f"artifact:{body['name']}"
+    body = slim_body(name, body)
+    stream.share_frames(body)
     event = Event(label, body, _compile_key(envelope), rank=_int_field(envelope, "rank"))
     for key, value in envelope.items():
         if key != name and key not in _KEY_FIELDS:
