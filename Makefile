@@ -68,6 +68,7 @@ bench: setup
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_tlparse.py
+	$(PY) benchmarks/bench_big_log.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
