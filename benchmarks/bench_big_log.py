@@ -34,7 +34,7 @@ def big_log(megabytes: int) -> Path:
         copy = 0
         while out.tell() < megabytes * 1_000_000:
             shift = copy * frames
-            out.write(_FRAME.sub(lambda m, s=shift: f"\"frame_id\": {int(m[1]) + s}", source))
+            out.write(_FRAME.sub(lambda m, s=shift: f'"frame_id": {int(m[1]) + s}', source))
             copy += 1
     return path
 

@@ -302,6 +302,24 @@ def report(build: Callable[..., Any], stream: EventStream) -> None:
     print(_row("  processors (enrich)", best.processors))
     print(_row("text summary (render_summary)", summary, target=True))
     print(_row("JSON document (facts_to_json)", document))
+    print(_row("live rebuild after one more compile", incremental_rebuild(stream)))
+
+
+def incremental_rebuild(stream: EventStream) -> float:
+    """A live session's rebuild when one compile joined 999 built ones (best of 3)."""
+    from symdebug.incremental import IncrementalBuilder
+
+    last = max(i for i, e in enumerate(stream.events) if e.name == "compilation_metrics")
+    start = max(i for i, e in enumerate(stream.events[:last]) if e.name == "compilation_metrics")
+    before = EventStream(stream.events[: start + 1], stream.strings, source=stream.source)
+    times = []
+    for _ in range(3):
+        builder = IncrementalBuilder()
+        builder.build(before)
+        began = time.perf_counter()
+        builder.build(stream)
+        times.append(time.perf_counter() - began)
+    return min(times)
 
 
 def _print_top(label: str, profiler: cProfile.Profile, top: int) -> None:

@@ -240,7 +240,7 @@ def build_compile_facts(facts: Facts, group: CompileEvents, reader: StackReader)
     facts.graph_breaks.extend(build_graph_breaks(group))
 
 
-def _build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> None:
+def build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> None:
     """Build one compile; a malformed event costs that compile (counted), never the session."""
     try:
         build_compile_facts(facts, group, reader)
@@ -261,7 +261,7 @@ def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     ]
     reader = StackReader(stream.strings)
     for group in group_by_compile(stream.events):
-        _build_or_count(facts, group, reader)
+        build_or_count(facts, group, reader)
     facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
     return facts
 
@@ -274,7 +274,7 @@ def enrich(facts: Facts, passes: Iterable[Pass] = PASSES) -> Facts:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while facts are built.
 
     Building allocates hundreds of thousands of small objects and frees almost none, so each
@@ -297,6 +297,6 @@ def _collector_paused() -> Iterator[None]:
 
 def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     """All facts of a stream: built per compile, then every pass, in order."""
-    with _collector_paused():
+    with collector_paused():
         facts = facts_of_compiles(stream, capture_errors=capture_errors)
         return enrich(facts, passes(stream.file_aliases))

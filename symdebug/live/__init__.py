@@ -18,10 +18,10 @@ from symdebug._torch.trace_logger import interned_strings, trace_logger
 from symdebug.capture.cells import cell_aliases
 from symdebug.capture.export_hook import exports_recorded
 from symdebug.capture.handler import CaptureHandler
+from symdebug.incremental import IncrementalBuilder
 from symdebug.live.session import LiveSession
 from symdebug.live.verify import Verdicts, apply_verdicts
 from symdebug.model.types import Facts
-from symdebug.pipeline import build
 
 if TYPE_CHECKING:
     from symdebug.live.fix_plan import FixPlan
@@ -47,6 +47,8 @@ class LiveCapture:
         self._stack: ExitStack | None = None
         self._facts = Facts()
         self._seen = -1
+        #: Each compile's own facts built once: a rebuild after a cell costs its new events.
+        self._builder = IncrementalBuilder()
 
     def start(self) -> LiveSession:
         """Attach the handler and turn compile caches off; return the session it fills."""
@@ -80,7 +82,7 @@ class LiveCapture:
             if self.handler.alias_provider is not None:
                 stream.file_aliases.update(self.handler.alias_provider())
             self._seen = len(stream.events)
-            self._facts = build(stream, capture_errors=self.handler.errors)
+            self._facts = self._builder.build(stream, capture_errors=self.handler.errors)
         self._facts.sweeps = self.sweeps
         if self.verdicts:
             apply_verdicts(self._facts, self.verdicts)
