@@ -8,6 +8,8 @@ gives, rank by rank.
 from __future__ import annotations
 
 import os
+import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +74,11 @@ def _pooled(files: list[Path], jobs: int) -> list[Facts]:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    # spawn: the caller may hold threads or torch state a fork would copy half-made.
-    with ProcessPoolExecutor(min(jobs, len(files)), mp_context=get_context("spawn")) as pool:
+    # spawn: the caller may hold threads or torch state a fork would copy half-made.  It
+    # imports the caller's main module, which IPython and Jupyter replace by one that has
+    # no __spec__: there, fork (the workers only read files).
+    method = "spawn" if hasattr(sys.modules["__main__"], "__spec__") else "fork"
+    with ProcessPoolExecutor(min(jobs, len(files)), mp_context=get_context(method)) as pool:
         return list(pool.map(trace_facts, [str(f) for f in files]))
 
 
@@ -95,9 +100,12 @@ def _read(files: list[Path], jobs: int | None, dask: Any) -> list[Facts]:
     if dask is not None:
         return _on_dask(files, dask)
     jobs = jobs if jobs is not None else os.cpu_count() or 1
-    if jobs <= 1 or len(files) == 1:
-        return [trace_facts(file) for file in files]
-    return _pooled(files, jobs)
+    if jobs > 1 and len(files) > 1:
+        try:
+            return _pooled(files, jobs)
+        except (OSError, RuntimeError, AttributeError, BrokenProcessPool):
+            pass  # no process could start here: read them in this one, same answers
+    return [trace_facts(file) for file in files]
 
 
 def load_trace(

@@ -123,9 +123,15 @@ def _frames(index: FactIndex) -> dict[str, list[Compile]]:
 
 
 def _odd(values: Mapping[int, str]) -> list[int]:
+    """The ranks off the most common value.
+
+    With no majority (two ranks, one of which recompiled), the ranks that made a compile
+    the others did not make are odd; failing that, every rank is.
+    """
     counts = Counter(values.values()).most_common()
-    if len(counts) > 1 and counts[0][1] == counts[1][1]:  # no majority: every rank differs
-        return sorted(values)
+    if len(counts) > 1 and counts[0][1] == counts[1][1]:
+        extra = sorted(rank for rank, value in values.items() if value != "absent")
+        return extra if len(extra) < len(values) else sorted(values)
     return sorted(rank for rank, value in values.items() if value != counts[0][0])
 
 

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from programs import PROGRAMS
@@ -67,11 +68,20 @@ def test_process_pool_reads_what_the_serial_path_reads(job: Path) -> None:
     assert sorted(serial) == [0, 1, 2]
 
 
+def test_process_pool_in_an_interactive_shell(job: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # IPython and Jupyter replace the main module by one without __spec__, which spawn needs.
+    serial = _documents(_loaded(job, jobs=1))
+    monkeypatch.setitem(sys.modules, "__main__", SimpleNamespace())
+    assert _documents(_loaded(job, jobs=2)) == serial
+
+
 def test_dask_cluster_reads_what_the_serial_path_reads(job: Path) -> None:
     distributed = pytest.importorskip("distributed")
     serial = _documents(_loaded(job, jobs=1))
+    # Worker threads: a worker process (its nanny) would import this process's main module,
+    # which other tests' IPython shells replace; the logs still go through Dask's scheduler.
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     )
     try:
         with distributed.Client(cluster) as client:

@@ -36,9 +36,17 @@ def test_the_rank_off_the_majority_is_odd() -> None:
     assert "ranks 0, 1, 3: L['x'].size()[0] = 8" in str(result)
 
 
-def test_a_tie_lists_every_rank() -> None:
+def test_a_tie_names_the_rank_that_compiled_more() -> None:
     result = divergence({0: _rank(8), 1: _rank(8, recompiled=True)})
     (difference,) = result.differences
     assert (difference.number, difference.aspect) == (1, "recompile")
+    assert difference.odd_ranks == [1]
+    assert "rank 1: recompiled (static_by_default): size mismatch; ranks 0: no compile #1" in str(
+        result
+    )
+
+
+def test_a_tie_of_values_lists_every_rank() -> None:
+    result = divergence({0: _rank(8), 1: _rank(7)})
+    (difference,) = result.differences
     assert difference.odd_ranks == [0, 1]
-    assert "rank 0: no compile #1; rank 1: recompiled (static_by_default)" in str(result)
