@@ -36,23 +36,27 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'symdebug' has no attribute {name!r}")
 
 
-def capture(*, disable_caches: bool = True) -> AbstractContextManager[LiveSession]:
+def capture(
+    *, disable_caches: bool = True, max_compiles: int = 5000
+) -> AbstractContextManager[LiveSession]:
     """Capture every shape guard of the compiles that run inside the block.
 
     ``with symdebug.capture() as s:`` yields a :class:`LiveSession`, filled as compiles
     happen.  ``disable_caches`` turns torch's compile caches off while capturing (default):
-    a cache hit replays guards without their provenance.  See :func:`symdebug.live.capture`.
+    a cache hit replays guards without their provenance.  ``max_compiles`` bounds memory in
+    a long notebook: beyond it the oldest compiles are dropped, counted and said.  See
+    :func:`symdebug.live.capture`.
     """
     from symdebug import live
 
-    return live.capture(disable_caches=disable_caches)
+    return live.capture(disable_caches=disable_caches, max_compiles=max_compiles)
 
 
-def start(*, disable_caches: bool = True) -> LiveSession:
+def start(*, disable_caches: bool = True, max_compiles: int = 5000) -> LiveSession:
     """Start capturing until :func:`stop`; return the session being filled."""
     from symdebug import live
 
-    return live.start(disable_caches=disable_caches)
+    return live.start(disable_caches=disable_caches, max_compiles=max_compiles)
 
 
 def stop() -> LiveSession:

@@ -116,6 +116,19 @@ class EventStream:
         except TypeError:  # an unhashable value in a damaged log: kept as it is
             return frame
 
+    def drop_oldest_compiles(self, keep: int) -> int:
+        """Drop the events of the oldest compiles beyond ``keep``; return how many went.
+
+        Events are cut after the last event of a finished compile (its metrics), so every
+        compile kept has all its events but for ones logged after another compile's end.
+        """
+        ends = [i for i, event in enumerate(self.events) if event.name == "compilation_metrics"]
+        dropped = len(ends) - keep
+        if dropped <= 0:
+            return 0
+        del self.events[: ends[dropped - 1] + 1]
+        return dropped
+
     def problem_counts(self) -> dict[str, int]:
         """Number of problems of each kind."""
         counts: dict[str, int] = {}

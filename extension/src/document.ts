@@ -55,6 +55,7 @@ export interface Session {
   problem_examples: string[];
   capture_errors: number;
   source: string;
+  dropped_compiles: number;
   rank: number | null;
 }
 

@@ -139,6 +139,7 @@ const session: Session = {
   problems: {},
   problem_examples: [],
   capture_errors: 0,
+  dropped_compiles: 0,
   fx_nodes: [],
   kernels: [],
   graph_code: [],

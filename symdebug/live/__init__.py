@@ -35,7 +35,7 @@ __all__ = ["LiveCapture", "LiveSession", "attached", "capture", "start", "stop"]
 class LiveCapture:
     """One capture in this process, and the session it fills."""
 
-    def __init__(self, *, disable_caches: bool = True) -> None:
+    def __init__(self, *, disable_caches: bool = True, max_compiles: int = 5000) -> None:
         self.handler = CaptureHandler()
         self.handler.alias_provider = cell_aliases  # frames in notebook cells read "Cell [N]"
         self.session = LiveSession(self)
@@ -49,6 +49,9 @@ class LiveCapture:
         self._seen = -1
         #: Each compile's own facts built once: a rebuild after a cell costs its new events.
         self._builder = IncrementalBuilder()
+        #: Compiles kept: a long notebook drops the oldest beyond it (counted, and said).
+        self.max_compiles = max_compiles
+        self.dropped_compiles = 0
 
     def start(self) -> LiveSession:
         """Attach the handler and turn compile caches off; return the session it fills."""
@@ -81,8 +84,10 @@ class LiveCapture:
             stream.strings.update(interned_strings())
             if self.handler.alias_provider is not None:
                 stream.file_aliases.update(self.handler.alias_provider())
+            self.dropped_compiles += stream.drop_oldest_compiles(self.max_compiles)
             self._seen = len(stream.events)
             self._facts = self._builder.build(stream, capture_errors=self.handler.errors)
+            self._facts.dropped_compiles = self.dropped_compiles
         self._facts.sweeps = self.sweeps
         if self.verdicts:
             apply_verdicts(self._facts, self.verdicts)
@@ -157,7 +162,7 @@ class LiveCapture:
 
 
 @contextmanager
-def capture(*, disable_caches: bool = True) -> Iterator[LiveSession]:
+def capture(*, disable_caches: bool = True, max_compiles: int = 5000) -> Iterator[LiveSession]:
     """Capture every shape guard of the compiles that run inside the block.
 
     Parameters
@@ -165,6 +170,9 @@ def capture(*, disable_caches: bool = True) -> Iterator[LiveSession]:
     disable_caches
         Turn torch's compile caches off while capturing (default).  A cache hit replays
         guards without their provenance.
+    max_compiles
+        Compiles kept (default 5,000): beyond it the oldest are dropped to bound memory in a
+        long notebook; the summary says how many.
 
     Yields
     ------
@@ -177,7 +185,7 @@ def capture(*, disable_caches: bool = True) -> Iterator[LiveSession]:
     ...     torch.compile(f)(torch.randn(8, 4))
     >>> s.why("x", 0)                           # doctest: +SKIP
     """
-    active = LiveCapture(disable_caches=disable_caches)
+    active = LiveCapture(disable_caches=disable_caches, max_compiles=max_compiles)
     session = active.start()
     try:
         yield session
@@ -188,9 +196,9 @@ def capture(*, disable_caches: bool = True) -> Iterator[LiveSession]:
 _active: list[LiveCapture] = []
 
 
-def start(*, disable_caches: bool = True) -> LiveSession:
+def start(*, disable_caches: bool = True, max_compiles: int = 5000) -> LiveSession:
     """Start capturing until :func:`stop`; return the session being filled."""
-    active = LiveCapture(disable_caches=disable_caches)
+    active = LiveCapture(disable_caches=disable_caches, max_compiles=max_compiles)
     _active.append(active)
     return active.start()
 

@@ -474,4 +474,6 @@ class Facts:
     problem_examples: list[str] = field(default_factory=list)
     capture_errors: int = 0
     source: str = "live"
+    #: The oldest compiles a live capture dropped to bound its memory (``max_compiles``).
+    dropped_compiles: int = 0
     rank: int | None = None

@@ -163,6 +163,11 @@ def render_summary(facts: Facts) -> str:
         lines.append(f"graph breaks: {len(facts.graph_breaks)} ({skipped} frame(s) skipped)")
     for _frame_id, group in groupby(facts.compiles, key=lambda c: c.frame_id):
         lines += _frame_lines(index, list(group), breaks)
+    if facts.dropped_compiles:
+        lines.append(
+            f"{facts.dropped_compiles} oldest compiles dropped to bound memory "
+            "(symdebug.capture(max_compiles=...) keeps more)"
+        )
     if facts.problems or facts.capture_errors:
         counts = dict(facts.problems, capture_hook_error=facts.capture_errors)
         lines.append("problems: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
