@@ -159,6 +159,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "problems": facts.problems,
         "problem_examples": facts.problem_examples,
         "capture_errors": facts.capture_errors,
+        "dropped_compiles": facts.dropped_compiles,
         "compiles": [_plain(c) for c in facts.compiles],
         "guards": [_plain(g) for g in facts.guards],
         "symbols": [_plain(s) for s in facts.symbols],
@@ -349,6 +350,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
         capture_errors=int(document.get("capture_errors", 0)),
+        dropped_compiles=int(document.get("dropped_compiles", 0)),
         source=str(document.get("source", "")),
         rank=document.get("rank"),
     )
