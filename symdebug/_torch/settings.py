@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -40,7 +42,14 @@ def inductor_provenance_enabled() -> Iterator[None]:
 
     The mapping reaches the trace as ``inductor_provenance_tracking_node_mappings``; it is
     the only record of kernel -> node on CPU, where kernels carry no origin comments.
+    Importing Inductor's config costs about a second: when nothing imported it yet (an
+    ``aot_eager`` or ``eager`` run), its environment variable asks for the level instead,
+    so a capture that never reaches Inductor never pays for it.
     """
+    if _INDUCTOR_CONFIG not in sys.modules:
+        with _provenance_by_environment():
+            yield
+        return
     from torch._inductor import config as inductor_config
 
     previous = inductor_config.trace.provenance_tracking_level
@@ -49,6 +58,36 @@ def inductor_provenance_enabled() -> Iterator[None]:
         yield
     finally:
         inductor_config.trace.provenance_tracking_level = previous
+
+
+_INDUCTOR_CONFIG = "torch._inductor.config"
+_PROVENANCE_VARIABLE = "INDUCTOR_PROVENANCE"
+
+
+def _level(text: str) -> int:
+    """The level Inductor would read from its environment (0 for what is no number)."""
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+@contextmanager
+def _provenance_by_environment() -> Iterator[None]:
+    """``INDUCTOR_PROVENANCE=1`` while capturing; Inductor reads it if it is first imported."""
+    before = os.environ.get(_PROVENANCE_VARIABLE)
+    default = _level(before or os.environ.get("TORCH_COMPILE_DEBUG", "0"))
+    os.environ[_PROVENANCE_VARIABLE] = before if before and before != "0" else "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(_PROVENANCE_VARIABLE, None)
+        else:
+            os.environ[_PROVENANCE_VARIABLE] = before
+        config = sys.modules.get(_INDUCTOR_CONFIG)
+        if config is not None:  # imported while capturing: back to what it would have read
+            config.trace.provenance_tracking_level = default
 
 
 #: Torch config modules a fix may set, by the dotted prefix a setting's name starts with.

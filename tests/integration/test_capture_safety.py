@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -127,3 +130,29 @@ def test_compile_errors_pass_through_unchanged() -> None:
         torch.compile(bad, backend="eager")(torch.randn(4))
     assert s.compiles and s.compiles[0].status == "failed"
     assert logging.getLogger("symdebug").handlers == []
+
+
+PROVENANCE_CHILD = """
+import os, sys
+import torch
+import symdebug
+assert "torch._inductor.config" not in sys.modules
+def f(x):
+    return (x * 2).relu() + 1
+with symdebug.capture() as s:
+    torch.compile(f)(torch.randn(8, 4))  # Inductor is first imported here
+from torch._inductor import config
+print(any(k.nodes for k in s.facts.kernels), config.trace.provenance_tracking_level,
+      os.environ.get("INDUCTOR_PROVENANCE"))
+"""
+
+
+def test_kernel_provenance_without_importing_inductor_up_front() -> None:
+    # Importing Inductor costs a second an aot_eager run never pays: capture asks for
+    # provenance through Inductor's environment variable, and restores both after.
+    env = {k: v for k, v in os.environ.items() if k != "INDUCTOR_PROVENANCE"}
+    done = subprocess.run(
+        [sys.executable, "-c", PROVENANCE_CHILD],
+        env=env, capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    assert done.stdout.split() == ["True", "0", "None"], done.stdout + done.stderr[-3000:]
