@@ -7,6 +7,7 @@ is caught, counted, and reported once.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import traceback
 import warnings
@@ -68,12 +69,15 @@ class CaptureHandler(logging.Handler):
         self.errors += 1
         if self.first_error is None:
             self.first_error = text
-            warnings.warn(
-                "symdebug: an error inside the capture hook was caught; the compile is "
-                f"unaffected, but this session may miss facts.\n{text}",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+            # Under warnings as errors (-W error) the warning raises: the user's call must
+            # still not fail; capture_errors and the summary say what happened.
+            with contextlib.suppress(Exception):
+                warnings.warn(
+                    "symdebug: an error inside the capture hook was caught; the compile is "
+                    f"unaffected, but this session may miss facts.\n{text}",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
 
     def _record(self, record: logging.LogRecord) -> None:
         metadata: dict[str, Any] = getattr(record, "metadata", None) or {}

@@ -143,8 +143,10 @@ def _frame_lines(
 
 def render_summary(facts: Facts) -> str:
     """Per-frame summary: compiles and recompile reasons, symbols, guards by cause."""
-    if not facts.compiles:
-        return f"symdebug session ({facts.source}): no compiles captured"
+    if not facts.compiles:  # what went wrong reading is still said
+        return "\n".join(
+            [f"symdebug session ({facts.source}): no compiles captured", *_tail(facts)]
+        )
     index = FactIndex(facts)
     causes = Counter(r.cause for r in facts.recompiles)
     lines = [
@@ -161,8 +163,17 @@ def render_summary(facts: Facts) -> str:
     if facts.graph_breaks:
         skipped = sum(b.skipped for b in facts.graph_breaks)
         lines.append(f"graph breaks: {len(facts.graph_breaks)} ({skipped} frame(s) skipped)")
-    for _frame_id, group in groupby(facts.compiles, key=lambda c: c.frame_id):
-        lines += _frame_lines(index, list(group), breaks)
+    frames: dict[tuple[int, int], list[Compile]] = {}  # one section per frame, interleaved or not
+    for compile_ in facts.compiles:
+        frames.setdefault((compile_.generation, compile_.frame_id), []).append(compile_)
+    for group in frames.values():
+        lines += _frame_lines(index, group, breaks)
+    return "\n".join(lines + _tail(facts))
+
+
+def _tail(facts: Facts) -> list[str]:
+    """What was dropped to bound memory, and what could not be read."""
+    lines = []
     if facts.dropped_compiles:
         lines.append(
             f"{facts.dropped_compiles} oldest compiles dropped to bound memory "
@@ -171,4 +182,4 @@ def render_summary(facts: Facts) -> str:
     if facts.problems or facts.capture_errors:
         counts = dict(facts.problems, capture_hook_error=facts.capture_errors)
         lines.append("problems: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
-    return "\n".join(lines)
+    return lines

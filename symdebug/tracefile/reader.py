@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,8 +249,13 @@ def _open_text(file: Path) -> TextIO:
 
 
 def _iter_file(file: Path, stream: EventStream, source: str) -> Iterator[Event]:
+    """The file's events; a damaged gzip (truncated, or no gzip at all) keeps what came first."""
     with _open_text(file) as handle:
-        yield from _read_records(handle, stream, source)
+        try:
+            yield from _read_records(handle, stream, source)
+        except (EOFError, OSError, zlib.error) as error:  # gzip.BadGzipFile is an OSError
+            detail = f"{type(error).__name__}: {error}; the events before the damage are kept"
+            stream.problems.append(Problem("damaged_file", source, _short(detail)))
 
 
 def read_trace_file(path: str | os.PathLike[str]) -> EventStream:

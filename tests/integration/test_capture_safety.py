@@ -50,6 +50,23 @@ def test_failure_inside_the_hook_does_not_change_outputs(monkeypatch: pytest.Mon
     assert len(s.compiles) == 2  # what did not fail is still recorded
 
 
+def test_hook_failure_under_warnings_as_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    # python -W error, pytest's filterwarnings = error: the hook's warning must not escape.
+    def broken_snapshot() -> dict[str, object]:
+        raise RuntimeError("injected failure in the capture hook")
+
+    monkeypatch.setattr(live_context, "snapshot", broken_snapshot)
+    expected = run_calls()
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with symdebug.capture() as s:
+            outputs = run_calls()
+    for got, want in zip(outputs, expected, strict=True):
+        torch.testing.assert_close(got, want)
+    assert s.capture_errors > 1 and "capture_hook_error" in str(s)
+
+
 def test_settings_and_handlers_are_restored() -> None:
     config = torch.compiler.config
     before_handlers = list(trace_logger().handlers)
