@@ -7,6 +7,7 @@ fix plan for a script (each candidate replayed in a fresh process); the demo.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,14 @@ from symdebug.loading import MultiRankSession, load_trace
 
 
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
-    return load_trace(args.trace, jobs=args.jobs, dask=args.dask)
+    if not args.trace.strip():
+        raise ValueError("no TORCH_TRACE path given (an empty string is not the current folder)")
+    loaded = load_trace(args.trace, jobs=args.jobs, dask=args.dask)
+    ranks = sorted(loaded.ranks) if isinstance(loaded, MultiRankSession) else []
+    if args.rank is not None and args.rank not in ranks:
+        known = ", ".join(map(str, ranks)) or "none (a single log)"
+        raise ValueError(f"no rank {args.rank} in {args.trace}; ranks: {known}")
+    return loaded
 
 
 def _sessions(
@@ -187,6 +195,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (FileNotFoundError, ValueError) as error:
-        print(f"symdebug: {error}", file=sys.stderr)
+    except BrokenPipeError:  # `symdebug summary log | head`: the reader left, not an error
+        _quiet_stdout()
+        return 0
+    except (OSError, ValueError, KeyError) as error:  # a path, a permission, a rank
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"symdebug: {message}", file=sys.stderr)
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

@@ -387,7 +387,14 @@ def stale_names(facts: Facts) -> bool:
 
 def facts_from_json(text: str | bytes) -> Facts:
     """Parse a session JSON document."""
-    document = orjson.loads(text)
+    try:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        raise ValueError(f"not a symdebug session: not JSON ({error})") from None
     if not isinstance(document, dict):
         raise ValueError("not a symdebug session: the JSON document is not an object")  # noqa: TRY004
-    return facts_from_dict(document)
+    try:
+        return facts_from_dict(document)
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
+        raise ValueError(f"not a valid symdebug session document: {detail}") from None
