@@ -5,6 +5,8 @@
  * How the viewer reads one of the document's `sweeps` (free-form records in the contract):
  * the sizes tried, the entry predicted and the one that served each, and the recompiles.
  */
+import { compareText } from "./model";
+
 export interface SweepData {
   axis?: string;
   x: unknown[];
@@ -30,7 +32,7 @@ function node(tag: string, attrs: Record<string, string | number>, text?: string
 
 export function lanes(sweep: SweepData): string[] {
   const ids = [...sweep.predicted, ...sweep.actual].filter((e): e is string => !!e);
-  return [...new Set(ids)].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).concat("recompile");
+  return [...new Set(ids)].sort(compareText).concat("recompile");
 }
 
 export function sweepChart(sweep: SweepData): SVGElement {

@@ -63,15 +63,16 @@ function c(e) {
 }
 function l(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * u(e[t], n[t]));
+	return [...e].sort((e, n) => r * d(e[t], n[t]));
 }
-function u(e, t) {
-	return e.localeCompare(t, void 0, { numeric: !0 });
-}
+var u = new Intl.Collator(void 0, { numeric: !0 });
 function d(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => u(e, t));
+	return u.compare(e, t);
 }
-function f(e) {
+function f(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => d(e, t));
+}
+function p(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -85,59 +86,61 @@ function f(e) {
 	}
 	return [...t.values()];
 }
-function p(e) {
-	return d(e.explanations, (e) => e.source);
+function m(e) {
+	return f(e.explanations, (e) => e.source);
 }
-function m(e, t) {
+function h(e, t) {
 	return e.explanations.find((e) => e.source === t);
 }
-function h(e) {
+function g(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function g(e) {
+function _(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function _(e, t, n, r, i = 10) {
+function v(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function v(e, t, n) {
-	let r = document.createElementNS("http://www.w3.org/2000/svg", e);
+// src/chart.ts
+var y = "http://www.w3.org/2000/svg", b = 640, x = 220, S = 70, C = 10;
+function w(e, t, n) {
+	let r = document.createElementNS(y, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function y(e) {
+function T(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
-	return [...new Set(t)].sort((e, t) => e.localeCompare(t, void 0, { numeric: !0 })).concat("recompile");
+	return [...new Set(t)].sort(d).concat("recompile");
 }
-function b(e) {
-	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = y(e), a = (e) => 70 + (e - n) / Math.max(r - n, 1) * 560, o = (e) => 10 + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = v("svg", {
-		width: 640,
-		height: 220,
-		viewBox: "0 0 640 220",
+function E(e) {
+	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = T(e), a = (e) => S + (e - n) / Math.max(r - n, 1) * 560, o = (e) => C + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = w("svg", {
+		width: b,
+		height: x,
+		viewBox: `0 0 ${b} ${x}`,
 		"data-chart": "sweep"
 	});
-	for (let e of i) s.appendChild(v("text", {
+	for (let e of i) s.appendChild(w("text", {
 		x: 4,
 		y: o(e === "recompile" ? null : e) + 4,
 		"font-size": 11
 	}, e));
-	return s.appendChild(v("text", {
-		x: 70,
+	return s.appendChild(w("text", {
+		x: S,
 		y: 214,
 		"font-size": 11
 	}, `${e.axis ?? "point"}: ${n} … ${r}`)), t.forEach((t, n) => {
-		if (e.recompiled[n] && s.appendChild(v("line", {
+		if (e.recompiled[n] && s.appendChild(w("line", {
 			x1: a(t),
 			x2: a(t),
-			y1: 10,
+			y1: C,
 			y2: 190,
 			stroke: "#cf222e",
 			"stroke-opacity": .3
-		})), s.appendChild(v("circle", {
+		})), s.appendChild(w("circle", {
 			cx: a(t),
 			cy: o(e.predicted[n]),
 			r: 4,
@@ -145,14 +148,16 @@ function b(e) {
 			stroke: "#0969da"
 		})), e.actual[n] !== void 0 && e.actual[n] !== null) {
 			let [r, i] = [a(t), o(e.actual[n])];
-			s.appendChild(v("path", {
+			s.appendChild(w("path", {
 				d: `M${r - 3},${i - 3}L${r + 3},${i + 3}M${r - 3},${i + 3}L${r + 3},${i - 3}`,
 				stroke: "#bc4c00"
 			}));
 		}
 	}), s;
 }
-function x(t, n, r = `${t.filename}:${t.lineno}`) {
+// src/panes.ts
+var D = 24;
+function O(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -163,16 +168,16 @@ function x(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function S(t, n, r = {}) {
+function k(t, n, r = {}) {
 	let i = e("div");
-	for (let a of f(t)) {
+	for (let a of p(t)) {
 		let o = {
 			filename: a.filename,
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, x(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, O(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -193,12 +198,12 @@ function S(t, n, r = {}) {
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		for (let n of t.recompiles.filter((e) => a.compiles.some((t) => t.compile_id === e.compile_id))) i.appendChild(e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` ${n.compile_id}: ${n.reasons[0] ?? ""}`));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(C(e, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(A(e, r));
 	}
 	return i;
 }
-function C(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? x(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+function A(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? O(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
@@ -207,21 +212,21 @@ function C(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = P(t.fixes);
+	let o = V(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function w(e) {
+function j(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function T(e) {
+function M(e) {
 	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
 }
-function E(t) {
+function N(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function D(t, n) {
+function P(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -231,9 +236,9 @@ function D(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, T(i)), e("td", {}, w(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, M(i)), e("td", {}, j(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of E(t)) r.appendChild(e);
+	for (let e of N(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -245,7 +250,7 @@ function D(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function O(t, n, i, a = {}) {
+function F(t, n, i, a = {}) {
 	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -254,13 +259,13 @@ function O(t, n, i, a = {}) {
 		...o,
 		text: u.value || void 0
 	} }));
-	let f = l(s(t.guards, o), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, c("cause", d(t.guards, (e) => e.cause)), c("status", d(t.guards, (e) => e.status)), c("compile", d(t.guards, (e) => e.compile_id)), c("phase", d(t.guards, (e) => e.phase)), u, e("span", {
+	let d = l(s(t.guards, o), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, c("cause", f(t.guards, (e) => e.cause)), c("status", f(t.guards, (e) => e.status)), c("compile", f(t.guards, (e) => e.compile_id)), c("phase", f(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
-		"data-count": String(f.length)
-	}, `${f.length} of ${t.guards.length} guards`)), k(f, n, i, a));
+		"data-count": String(d.length)
+	}, `${d.length} of ${t.guards.length} guards`)), I(d, n, i, a));
 }
-function k(t, n, r, i) {
+function I(t, n, r, i) {
 	let a = e("tr", {}, ...[
 		["compile_id", "compile"],
 		["expr", "guard"],
@@ -271,55 +276,55 @@ function k(t, n, r, i) {
 		sort: t,
 		descending: n.sort === t && !n.descending
 	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
-		let [e, a] = _(s.scrollTop, s.clientHeight || 480, 24, t.length);
-		o.replaceChildren(A(e * 24), ...t.slice(e, a).map((e) => j(e, n, r, i)), A((t.length - a) * 24));
+		let [e, a] = v(s.scrollTop, s.clientHeight || 480, D, t.length);
+		o.replaceChildren(L(e * D), ...t.slice(e, a).map((e) => R(e, n, r, i)), L((t.length - a) * D));
 	};
 	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
 }
-function A(t) {
+function L(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function j(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${V(a.filename)}:${a.lineno}` : "";
+function R(t, n, r, i) {
+	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${J(a.filename)}:${a.lineno}` : "";
 	return e("tr", {
 		class: `row${n.guard === t.id ? " on" : ""}`,
 		"data-guard": t.id,
 		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? x(a, i, o) : o : ""));
+	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? O(a, i, o) : o : ""));
 }
-function M(t, n, r, i = {}) {
+function z(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, x(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, O(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), P(a.fixes), e("p", { class: "muted" }, `link: ${g({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), V(a.fixes), e("p", { class: "muted" }, `link: ${_({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function N(t) {
+function B(t) {
 	let n = a(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
 	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function P(t) {
-	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(N)) : null;
+function V(t) {
+	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(B)) : null;
 }
-function F(t, n, i, a = {}) {
-	let o = p(t), s = n.source ?? o[0] ?? "", c = m(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, I(t, i, a))));
+function H(t, n, i, a = {}) {
+	let o = m(t), s = n.source ?? o[0] ?? "", c = h(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, U(t, i, a))));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
-		let n = m(t, e)?.user_name;
+		let n = h(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l, P(c?.fixes ?? []));
+	}), l, V(c?.fixes ?? []));
 }
-function I(t, n, r) {
+function U(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, x(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, O(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -328,37 +333,37 @@ function I(t, n, r) {
 		})
 	}, t.text);
 }
-function L(t) {
+function W(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(R(e));
+	for (let e of t.kernels) n.appendChild(G(e));
 	return n;
 }
-function R(t) {
+function G(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), z(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), K(t.source));
 }
-function z(t) {
+function K(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function B(t) {
+function q(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0;
-		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, b(t)));
+		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, E(t)));
 	}
 	return r;
 }
-function V(e) {
+function J(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var H = [
+var Y = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", X = [
 	"overview",
 	"symbols",
 	"guards",
@@ -366,8 +371,8 @@ var H = [
 	"kernels",
 	"sizes"
 ];
-function U(e) {
-	let t = h(e), n = {
+function Z(e) {
+	let t = g(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -385,19 +390,19 @@ function U(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : H.includes(t.pane) ? {
+	} : X.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function W(t, r, a = {}) {
+function Q(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
-	c.textContent = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = U(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	c.textContent = Y, n(t).append(c, s);
+	let l = a.deepLinks ?? !0, u = Z(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
-		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", g({
+		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", _({
 			pane: "guard",
 			id: u.guard
 		})), f();
@@ -405,34 +410,34 @@ function W(t, r, a = {}) {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, G(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, M(o, u.guard, d, a)) : null;
-		s.replaceChildren(K(o), q(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, $(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, z(o, u.guard, d, a)) : null;
+		s.replaceChildren(ee(o), te(u, d), e("div", { class: "main" }, t, n ?? ""));
 	};
 	f();
 }
-function G(e, t, n, r) {
+function $(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return D(e, n);
-		case "guards": return O(e, t, n, r);
-		case "why": return F(e, t, n, r);
-		case "kernels": return L(e);
-		case "sizes": return B(e);
-		default: return S(e, n, r);
+		case "symbols": return P(e, n);
+		case "guards": return F(e, t, n, r);
+		case "why": return H(e, t, n, r);
+		case "kernels": return W(e);
+		case "sizes": return q(e);
+		default: return k(e, n, r);
 	}
 }
-function K(t) {
+function ee(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function q(t, n) {
-	return e("nav", {}, ...H.map((r) => e("button", {
+function te(t, n) {
+	return e("nav", {}, ...X.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var J = { render({ model: t, el: n }) {
+var ne = { render({ model: t, el: n }) {
 	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -470,7 +475,7 @@ var J = { render({ model: t, el: n }) {
 		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), W(r, n, { deepLinks: !1 });
+		})), Q(r, n, { deepLinks: !1 });
 	}, h = () => {
 		let e = t.get("results") ?? [];
 		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -479,4 +484,4 @@ var J = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, a, r), m(), h(), p();
 } };
-export { J as default };
+export { ne as default };
