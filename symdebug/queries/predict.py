@@ -347,13 +347,25 @@ def _passes(
     """Rows where every evaluable check passes, and whether every check was evaluable."""
     mask, known = np.ones(count, dtype=bool), not model.unparsed
     for check in model.checks:
-        result = _evaluate(check, columns) if _usable(check, columns) else None
+        result = _evaluate(check, _needed(check, columns)) if _usable(check, columns) else None
         if result is not None:
             mask &= np.broadcast_to(np.asarray(result, dtype=bool), (count,))
         elif not check.program_state:
             known = False
     scalars = {k: v[0] for k, v in columns.items() if count and isinstance(v[0], _UNRECORDED)}
     return mask, known and not _unguarded_scalars(model, scalars)
+
+
+def _needed(check: Check, columns: Mapping[str, np.ndarray]) -> Mapping[str, np.ndarray]:
+    """The columns a check reads: one row of each when none of them varies.
+
+    A fixed value is a view with a zero stride; a check on fixed sizes then costs one
+    evaluation, not millions.
+    """
+    read = [columns[source] for source in check.sources]
+    if read and all(column.ndim == 1 and column.strides[0] == 0 for column in read):
+        return {source: columns[source][:1] for source in check.sources}
+    return columns
 
 
 def frame_compiles(facts: Facts, frame: str | int | None) -> list[Compile]:
