@@ -5,7 +5,10 @@ process, so TORCH_TRACE (read at import) and Dynamo's caches start equal.  Modes
 interleaved, REPEATS times each; we report medians and the ratios to the plain compile:
 
   plain      torch.compile, no handler                 (baseline)
-  symdebug   inside symdebug.capture()
+  handler    a handler on torch's trace logger that records nothing: what torch itself does
+             (payloads, stacks) once anything listens, which capture cannot avoid
+  symdebug   inside symdebug.capture() (kernel provenance on: FX keeps every node's stack)
+  symdebug-lean  inside symdebug.capture(kernel_provenance=False)
   trace      TORCH_TRACE=<tmpdir> (torch's own structured logging to a file)
 
 Compile caches are off in every mode (capture turns them off), so only the hook differs.
@@ -46,10 +49,23 @@ CHILD = textwrap.dedent(
     torch.compile(lambda x: x + 1, backend="aot_eager")(torch.randn(2))  # warm imports
     torch._dynamo.reset()
     start, cpu = time.perf_counter(), time.process_time()
-    if sys.argv[1] == "symdebug":
-        with symdebug.capture() as s:
+    if sys.argv[1].startswith("symdebug"):
+        with symdebug.capture(kernel_provenance=sys.argv[1] == "symdebug") as s:
             calls()
         guards = len(s.guards)
+    elif sys.argv[1] == "handler":  # torch's own work once any handler listens
+        import logging
+        from torch._logging._internal import trace_log
+
+        class Silent(logging.Handler):
+            def emit(self, record):
+                pass
+
+        silent = Silent()
+        trace_log.addHandler(silent)
+        calls()
+        trace_log.removeHandler(silent)
+        guards = -1
     else:
         calls()
         guards = -1
@@ -70,7 +86,8 @@ def run_mode(mode: str, trace_dir: str) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    wall: dict[str, list[float]] = {"plain": [], "symdebug": [], "trace": []}
+    modes = ("plain", "handler", "symdebug", "symdebug-lean", "trace")
+    wall: dict[str, list[float]] = {mode: [] for mode in modes}
     cpu: dict[str, list[float]] = {mode: [] for mode in wall}
     guards = 0
     with tempfile.TemporaryDirectory() as trace_dir:
@@ -88,9 +105,13 @@ def main() -> None:
         median = {mode: statistics.median(values) for mode, values in table.items()}
         print(f"  {label}:")
         for mode, value in median.items():
-            print(f"    {mode:<9} {value:7.3f} s   x{value / median['plain']:.3f} of plain compile")
+            print(
+                f"    {mode:<13} {value:7.3f} s   x{value / median['plain']:.3f} of plain compile"
+            )
         ratio = median["symdebug"] / median["trace"]
         print(f"    symdebug / TORCH_TRACE-to-file: x{ratio:.3f}")
+        own = median["symdebug-lean"] / median["handler"]
+        print(f"    symdebug-lean / a handler recording nothing: x{own:.3f} (symdebug's own work)")
 
 
 if __name__ == "__main__":

@@ -37,26 +37,37 @@ def __getattr__(name: str) -> Any:
 
 
 def capture(
-    *, disable_caches: bool = True, max_compiles: int = 5000
+    *, disable_caches: bool = True, max_compiles: int = 5000, kernel_provenance: bool = True
 ) -> AbstractContextManager[LiveSession]:
     """Capture every shape guard of the compiles that run inside the block.
 
     ``with symdebug.capture() as s:`` yields a :class:`LiveSession`, filled as compiles
     happen.  ``disable_caches`` turns torch's compile caches off while capturing (default):
     a cache hit replays guards without their provenance.  ``max_compiles`` bounds memory in
-    a long notebook: beyond it the oldest compiles are dropped, counted and said.  See
-    :func:`symdebug.live.capture`.
+    a long notebook: beyond it the oldest compiles are dropped, counted and said.
+    ``kernel_provenance=False`` skips Inductor's kernel -> FX node records (a tenth of an
+    ``aot_eager`` compile's time).  See :func:`symdebug.live.capture`.
     """
     from symdebug import live
 
-    return live.capture(disable_caches=disable_caches, max_compiles=max_compiles)
+    return live.capture(
+        disable_caches=disable_caches,
+        max_compiles=max_compiles,
+        kernel_provenance=kernel_provenance,
+    )
 
 
-def start(*, disable_caches: bool = True, max_compiles: int = 5000) -> LiveSession:
+def start(
+    *, disable_caches: bool = True, max_compiles: int = 5000, kernel_provenance: bool = True
+) -> LiveSession:
     """Start capturing until :func:`stop`; return the session being filled."""
     from symdebug import live
 
-    return live.start(disable_caches=disable_caches, max_compiles=max_compiles)
+    return live.start(
+        disable_caches=disable_caches,
+        max_compiles=max_compiles,
+        kernel_provenance=kernel_provenance,
+    )
 
 
 def stop() -> LiveSession:

@@ -173,3 +173,11 @@ def test_kernel_provenance_without_importing_inductor_up_front() -> None:
         env=env, capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     assert done.stdout.split() == ["True", "0", "None"], done.stdout + done.stderr[-3000:]
+
+
+def test_lean_capture_leaves_inductor_provenance_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("INDUCTOR_PROVENANCE", raising=False)
+    with symdebug.capture(kernel_provenance=False) as s:
+        assert "INDUCTOR_PROVENANCE" not in os.environ
+        run_calls()
+    assert s.guards  # every shape fact but the kernel -> node records
