@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -84,12 +85,21 @@ def _run(args: argparse.Namespace) -> int:
     saved_argv = sys.argv
     sys.argv = [args.script, *args.args]
     status = 0
+    active = capture()
+    session = active.__enter__()
     try:
-        with capture() as session:
-            runpy.run_path(args.script, run_name="__main__")
-    except SystemExit as exit_:
+        runpy.run_path(args.script, run_name="__main__")
+    except SystemExit as exit_:  # sys.exit(3), sys.exit("message"): as python would say it
         status = exit_.code if isinstance(exit_.code, int) else 1
+        if exit_.code is not None and not isinstance(exit_.code, int):
+            print(exit_.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        status = 130
+    except Exception:  # noqa: BLE001 - the script's error is shown; the capture is kept
+        traceback.print_exc()
+        status = 1
     finally:
+        active.__exit__(None, None, None)
         sys.argv = saved_argv
     print(session)
     print(f"wrote {session.to_html(args.output, redact=args.redact)}")

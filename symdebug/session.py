@@ -251,6 +251,11 @@ class Session:
         Explanation
             State, value, cause, guards, user line and fixes; ``str()`` reads as an answer.
         """
+        if not isinstance(source, str):
+            raise TypeError(
+                f"why() takes a source or an argument name, not {type(source).__name__}: "
+                "why('x', 0) for dimension 0 of x, why(\"L['x'].size()[0]\")"
+            )
         from symdebug.queries.why import why
 
         return why(self.index, source, dim, self.graph)

@@ -16,6 +16,7 @@ from typing import Any
 
 from symdebug._torch.settings import settings_applied
 from symdebug.live.replay import Replay
+from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Facts, Fix
 
 #: One run of the user's calls under some settings (in this process or a fresh one).
@@ -80,6 +81,9 @@ class FixPlan:
         return "\n".join(
             ["import torch", *(f"{name} = {value!r}" for name, value in self.settings.items())]
         )
+
+    __repr__ = short_repr
+    _repr_pretty_ = pretty_text
 
     def __str__(self) -> str:
         from symdebug.live.fix_plan_text import plan_text

@@ -19,6 +19,7 @@ import torch
 from symdebug._torch.compiled import original_callable
 from symdebug._torch.dynamo_cache import cache_lookups, miss_settings
 from symdebug.live.inputs import build_call
+from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.queries.arguments import is_named_source
 from symdebug.queries.predict import Prediction, Predictor
@@ -66,6 +67,9 @@ class RerunResult:
     def confidently_wrong(self) -> bool:
         """A certain prediction that torch contradicted (a bug; uncertain misses are not)."""
         return self.prediction.certain and not self.prediction_held
+
+    __repr__ = short_repr
+    _repr_pretty_ = pretty_text
 
     def __str__(self) -> str:
         what = {"recompile": f"recompiled as {self.entry}", "eager": "ran eagerly"}.get(

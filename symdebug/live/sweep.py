@@ -52,6 +52,14 @@ class SweepResult:
 
         return sweep_figure(self)
 
+    def __repr__(self) -> str:
+        recompiled = sum(bool(row.get("recompiled")) for row in self.rows)
+        wrong = sum(row.get("prediction_held") is False for row in self.rows)
+        return (
+            f"<SweepResult: {len(self.rows)} points over {self.axis or 'the call'}; "
+            f"{recompiled} recompiled; {wrong} predictions did not hold; .table, .plot()>"
+        )
+
 
 def expand(args: Sequence[Any], kwargs: Mapping[str, Any], grid: bool) -> list[Point]:
     """Points from per-argument lists: zipped (default) or their cartesian product."""

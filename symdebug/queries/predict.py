@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from symdebug.model.index import FactIndex
+from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import bind, short_name, signature_from_source, source_base
 from symdebug.queries.entry_model import Check, EntryModel, entry_model
@@ -106,6 +107,9 @@ class Prediction:
         more = len(self.conditions) - 3
         unless = " or ".join(self.conditions[:3]) + (f" (or {more} more)" if more > 0 else "")
         return f"{head} unless {unless}"
+
+    __repr__ = short_repr
+    _repr_pretty_ = pretty_text
 
     def __str__(self) -> str:
         lines = [f"{self.frame}: {self._head()} (lookup order {', '.join(self.order)})"]

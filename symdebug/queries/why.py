@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, sources_named
 from symdebug.model.own_code import library_of, user_line
+from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import (
     Fix,
@@ -72,6 +73,9 @@ class Explanation:
     def framework_frame(self) -> Frame | None:
         """The framework frame of the first guard."""
         return next((g.framework_frame for g in self.guards if g.framework_frame), None)
+
+    __repr__ = short_repr
+    _repr_pretty_ = pretty_text
 
     def __str__(self) -> str:
         value = f" = {self.value}" if self.value is not None else ""

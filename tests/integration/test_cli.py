@@ -91,3 +91,35 @@ def test_run_captures_a_script(tmp_path: Path) -> None:
     )
     assert "recompiled because (user_branch)" in result.stdout
     assert out.exists() and "symdebug-data" in out.read_text()
+
+
+@pytest.mark.parametrize(
+    ("ending", "status", "said"),
+    [
+        ("raise RuntimeError('the script failed')", 1, "RuntimeError: the script failed"),
+        ("sys.exit('stopped early')", 1, "stopped early"),
+        ("sys.exit(3)", 3, ""),
+    ],
+)
+def test_run_keeps_the_capture_whatever_the_script_does(
+    tmp_path: Path, ending: str, status: int, said: str
+) -> None:
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import sys, torch\n"
+        "cf = torch.compile(lambda x: x * 2, backend='eager')\n"
+        "cf(torch.ones(3))\n"
+        f"{ending}\n"
+    )
+    out = tmp_path / "run.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "symdebug", "run", "-o", str(out), str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == status
+    assert said in result.stderr
+    assert "1 compiles" in result.stdout  # the compile before the failure is reported
+    assert out.exists() and "symdebug-data" in out.read_text()
