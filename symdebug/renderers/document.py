@@ -12,6 +12,7 @@ here restore the document exactly.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,9 @@ def _redact_records(clean: dict[str, Any]) -> None:
     for compile_ in clean["compiles"]:
         compile_["graphs"] = []
         compile_["recompile_reasons"] = [_strip_comment(r) for r in compile_["recompile_reasons"]]
-        compile_["fail_reason"] = _strip_comment(compile_["fail_reason"] or "") or None
+        # Torch's free text (exceptions, skip reasons) quotes code and paths: not shared.
+        compile_["fail_reason"] = _REDACTED if compile_["fail_reason"] else None
+        compile_["restart_reasons"] = [_REDACTED for _ in compile_["restart_reasons"]]
         for check in compile_.get("shape_checks", []):
             check["note"] = ""
     for recompile in clean["recompiles"]:
@@ -181,6 +184,8 @@ def _redact_records(clean: dict[str, Any]) -> None:
     for explanation in clean.get("explanations", []):
         for step in explanation["steps"]:
             _redact_step(step)
+    for graph_break in clean.get("graph_breaks", []):
+        graph_break["explanation"] = _REDACTED
 
 
 def _redact_step(step: dict[str, Any]) -> None:
@@ -189,6 +194,22 @@ def _redact_step(step: dict[str, Any]) -> None:
         step["text"] = f"{step['frame']['filename']}:{step['frame']['lineno']}"
     elif step["kind"] == "recompile":
         step["text"] = _strip_comment(step["text"])
+
+
+_REDACTED = "(redacted)"
+#: An absolute path in free text (``/home/me/x.py``, ``C:\\work\\x.py``): its directories go.
+_PATH = re.compile(r"(?<![\w)\].])(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'\"()\[\],;]+){2,}")
+
+
+def _without_paths(value: Any) -> Any:
+    """Every string of the document with each absolute path cut to its file's name."""
+    if isinstance(value, str):
+        return _PATH.sub(lambda m: m[0].replace("\\", "/").rsplit("/", 1)[-1], value)
+    if isinstance(value, list):
+        return [_without_paths(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_paths(item) for key, item in value.items()}
+    return value
 
 
 def redacted(document: dict[str, Any]) -> dict[str, Any]:
@@ -207,6 +228,7 @@ def redacted(document: dict[str, Any]) -> dict[str, Any]:
     clean: dict[str, Any] = orjson.loads(orjson.dumps(document))
     _scrub_frames(clean)
     _redact_records(clean)
+    clean = _without_paths(clean)
     clean["problem_examples"] = []
     clean["source"] = "(redacted)"
     return clean
