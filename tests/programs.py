@@ -12,6 +12,7 @@ from types import ModuleType
 import torch
 
 import symdebug
+from symdebug.model.types import GraphBreak
 
 PROGRAMS = Path(__file__).resolve().parent / "data" / "programs"
 
@@ -21,6 +22,20 @@ def program(name: str) -> ModuleType:
     if str(PROGRAMS) not in sys.path:
         sys.path.insert(0, str(PROGRAMS))
     return importlib.import_module(name)
+
+
+def marked_line(name: str, marker: str) -> int:
+    """The line of ``tests/data/programs/<name>.py`` whose comment holds ``marker``."""
+    lines = (PROGRAMS / f"{name}.py").read_text().splitlines()
+    return next(n for n, text in enumerate(lines, 1) if marker in text)
+
+
+def break_at(session: symdebug.Session, name: str, marker: str) -> GraphBreak:
+    """The one graph break of the session at the program's marked line."""
+    line = marked_line(name, marker)
+    found = [b for b in session.graph_breaks if b.user_frame and b.user_frame.lineno == line]
+    assert len(found) == 1, [b.where for b in session.graph_breaks]
+    return found[0]
 
 
 def captured(name: str) -> symdebug.LiveSession:

@@ -11,7 +11,7 @@ import json
 import jsonschema
 import pytest
 import torch
-from programs import PROGRAMS, captured, program, traced
+from programs import PROGRAMS, break_at, captured, marked_line, program, traced
 
 import symdebug
 from symdebug.model.serialize import json_schema
@@ -22,8 +22,7 @@ PROGRAM = PROGRAMS / "graph_breaks.py"
 
 def _line(marker: str) -> int:
     """The line of the program that holds ``marker`` (its comment)."""
-    lines = PROGRAM.read_text().splitlines()
-    return next(n for n, text in enumerate(lines, 1) if marker in text)
+    return marked_line("graph_breaks", marker)
 
 
 def _workload() -> object:
@@ -41,10 +40,7 @@ def from_trace(tmp_path_factory: pytest.TempPathFactory) -> symdebug.Session:
 
 
 def _at(session: symdebug.Session, marker: str) -> GraphBreak:
-    line = _line(marker)
-    found = [b for b in session.graph_breaks if b.user_frame and b.user_frame.lineno == line]
-    assert len(found) == 1, [b.where for b in session.graph_breaks]
-    return found[0]
+    return break_at(session, "graph_breaks", marker)
 
 
 def test_print_between_encoder_halves_loses_mark_dynamic(live: symdebug.Session) -> None:

@@ -12,7 +12,7 @@ import json
 
 import jsonschema
 import pytest
-from programs import PROGRAMS, captured, traced
+from programs import PROGRAMS, break_at, captured, marked_line, traced
 
 import symdebug
 from symdebug.model.serialize import json_schema
@@ -22,8 +22,7 @@ PROGRAM = PROGRAMS / "unbacked.py"
 
 
 def _line(marker: str) -> int:
-    lines = PROGRAM.read_text().splitlines()
-    return next(n for n, text in enumerate(lines, 1) if marker in text)
+    return marked_line("unbacked", marker)
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +54,7 @@ def _unbacked(session: symdebug.Session, marker: str) -> Symbol:
 
 
 def _break(session: symdebug.Session, marker: str) -> GraphBreak:
-    line = _line(marker)
-    found = [b for b in session.graph_breaks if b.user_frame and b.user_frame.lineno == line]
-    assert len(found) == 1, [b.where for b in session.graph_breaks]
-    return found[0]
+    return break_at(session, "unbacked", marker)
 
 
 def test_item_result_is_an_unbacked_symbol(session: symdebug.Session) -> None:
