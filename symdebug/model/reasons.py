@@ -16,7 +16,10 @@ _SIZE = re.compile(
     r"expected (?P<expected>-?\d+), actual (?P<actual>-?\d+)"
 )
 _EQUALS = re.compile(r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+)\s*(?:#|$)")
-_LENGTH = re.compile(r"^len\((?P<subject>.+?)\) == (?P<value>\d+)\s*(?:#|$)")
+#: A list's or tuple's length (``len(xs) == 2``; ``not xs`` when it was empty), or a dict's
+#: (its manager words a failure ``len(d) != 1``: see :attr:`Reason.container`).
+_LENGTH = re.compile(r"^len\((?P<subject>.+?)\) (?P<op>==|!=) (?P<value>\d+)\s*(?:#|$)")
+_EMPTY = re.compile(r"^not (?P<subject>[\w.\[\]'\"]+)\s*(?:#|$)")
 #: Checks on what an object is rather than on a size: its identity (``ID_MATCH``), its type
 #: (``TYPE_MATCH``), a tensor where another type was, a function where something else was.
 _IDENTITY = (
@@ -24,6 +27,9 @@ _IDENTITY = (
     re.compile(r"expected type of '(?P<subject>[^']+)' to be a (?P<what>tensor) type"),
     re.compile(r"(?P<what>\w+)GuardAccessor: Not a function on (?P<subject>[\w.\[\]'\"]+)"),
     re.compile(r"^(?P<subject>[\w.\[\]'\"]+) is (?P<what>(?:not )?None)\s*(?:#|$)"),
+    re.compile(
+        r"^list\(dict\.(?P<what>keys)\((?P<subject>.+?)\)\)\[\d+\] == (?P<key>.+?)\s*(?:#|$)"
+    ),
 )
 _TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
 _USER_LOC = re.compile(
@@ -51,6 +57,10 @@ class Reason:
     #: ``None``) and the type of the object the compile saw (``builtin_function_or_method``).
     identity: str | None = None
     type_name: str | None = None
+    #: ``dict`` when the check is on a dict's length or keys (not a list's: no tensor of them).
+    container: str | None = None
+    #: For a dict key check: the key the compile saw, as torch printed it (``'ab'``).
+    key: str | None = None
 
     @property
     def code(self) -> str:
@@ -78,7 +88,7 @@ def _identity(text: str) -> re.Match[str] | None:
 
 
 def _kind(text: str) -> str:
-    if _LENGTH.search(text):
+    if _LENGTH.search(text) or _EMPTY.search(text):
         return "length"
     return "identity" if _identity(text) is not None else _size_kind(text)
 
@@ -108,8 +118,8 @@ def parse_reason(raw: str) -> Reason:
         reason.kind = "tensor_mismatch" if size["what"] == "size" else "stride_mismatch"
     if (equals := _EQUALS.search(text)) is not None:
         reason.source = equals["source"]
-    if reason.kind == "length" and (length := _LENGTH.search(text)) is not None:
-        reason.source = length["subject"]
+    if reason.kind == "length":
+        _read_length(reason)
     if reason.kind == "identity":
         _read_identity(reason)
     if (loc := _USER_LOC.search(text)) is not None:
@@ -118,12 +128,21 @@ def parse_reason(raw: str) -> Reason:
     return reason
 
 
+def _read_length(reason: Reason) -> None:
+    """The container a length check is about; ``!=`` is how a dict's manager words it."""
+    length = _LENGTH.search(reason.text) or _EMPTY.search(reason.text)
+    if length is not None:
+        reason.source = length["subject"]
+        reason.container = "dict" if length.groupdict().get("op") == "!=" else None
+
+
 _IDENTITY_WHAT = {
     "obj": "identity",
     "type": "type",
     "tensor": "type",
     "FuncDefaults": "type",
     "Code": "type",
+    "keys": "keys",
 }
 
 
@@ -138,6 +157,8 @@ def _read_identity(reason: Reason) -> None:
     reason.identity = "None" if "None" in what else _IDENTITY_WHAT.get(what, "identity")
     if (found := _TYPE.search(reason.text)) is not None:
         reason.type_name = found["type"]
+    if what == "keys":
+        reason.container, reason.key = "dict", match["key"]
 
 
 def identity_change(reason: Reason) -> str:
@@ -148,6 +169,8 @@ def identity_change(reason: Reason) -> str:
         return f"{name} was None in one call and not in another"
     if reason.identity == "type":
         return f"{name} has another type than the compile saw{seen}"
+    if reason.identity == "keys":
+        return f"{name} has other keys than the compile saw (it had the key {reason.key})"
     return f"{name} is another object than the compile saw{seen}"
 
 

@@ -287,14 +287,23 @@ _KEYWORDS = (
 )
 
 
+def _dict_keys(name: str | None) -> str:
+    return (
+        f"{name or 'the dict'} came with another number of keys, and each set of keys "
+        "compiles once (the graph reads them): pass the same keys each call. "
+    )
+
+
 def length_fixes(evidence: Evidence) -> list[Fix]:
     """A list whose length changes: one tensor instead, or room for each length."""
     name = user_name(evidence.source) if evidence.source is not None else None
     why = "each length of the list compiles anew: "
+    if name is not None and name.endswith("kwargs"):  # a wrapper's keyword dict
+        return [limit_fix(_KEYWORDS)]
+    if evidence.expr and parse_reason(evidence.expr).container == "dict":
+        return [limit_fix(_dict_keys(name))]  # no tensor holds a dict's keys
     if name is None or not name.isidentifier():
         return [limit_fix(why)]
-    if name.endswith("kwargs"):  # a wrapper's keyword dict: the call passed other keywords
-        return [limit_fix(_KEYWORDS)]
     stacked = Fix(
         f"{name} = torch.stack({name})",
         "code",
@@ -308,7 +317,15 @@ def length_fixes(evidence: Evidence) -> list[Fix]:
 
 def identity_fixes(evidence: Evidence) -> list[Fix]:
     """An object or type check failed: say what changed; the limit bounds the variants."""
-    changed = identity_change(parse_reason(evidence.expr)) if evidence.expr else ""
+    reason = parse_reason(evidence.expr) if evidence.expr else None
+    changed = identity_change(reason) if reason is not None else ""
+    if reason is not None and reason.identity == "keys":
+        return [
+            limit_fix(
+                f"{changed}: each set of keys compiles once (the graph reads them); "
+                "pass the same keys each call. "
+            )
+        ]
     why = f"{changed or 'an object the graph depends on changed'}; "
     return [
         limit_fix(

@@ -5,6 +5,7 @@ framework check (``_prims_common``) reached from the user's slice."""
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -67,6 +68,46 @@ def test_list_length_changes() -> None:
     assert recompile.cause == "length"
     assert recompile.sources == ["L['feats']"]
     assert recompile.fixes[0].code == "feats = torch.stack(feats)"
+
+
+@pytest.mark.parametrize("keys", [("ab", "cd"), ("a\xa0b", "c\u2028d\x01")])
+def test_dict_keys_and_length_change(keys: tuple[str, str]) -> None:
+    """Another key, then another number of keys: no list to stack, and odd keys are text."""
+
+    def f(x, d):
+        for value in d.values():
+            x = x + value
+        return x
+
+    with symdebug.capture() as s:
+        cf = torch.compile(f, backend="eager")
+        cf(torch.ones(3), {keys[0]: 1.0})
+        cf(torch.ones(3), {keys[1]: 1.0})
+        cf(torch.ones(3), {keys[1]: 1.0, "z": 2.0})
+    key_change, length_change = checked(s)
+    assert (key_change.cause, length_change.cause) == ("identity", "length")
+    assert key_change.sources == length_change.sources == ["L['d']"]
+    assert f"it had the key {keys[0]!r}" in key_change.fixes[0].explanation
+    assert "another number of keys" in length_change.fixes[0].explanation
+    assert not any("torch.stack" in fix.code for r in s.recompiles for fix in r.fixes)
+    assert "recompiled because (identity)" in str(s)
+    assert len(json.loads(s.to_json())["recompiles"]) == 2
+
+
+def test_a_list_that_was_empty() -> None:
+    def g(x, xs):
+        x = x * 2
+        for t in xs:
+            x = x + t
+        return x
+
+    with symdebug.capture() as s:
+        cg = torch.compile(g, backend="eager")
+        cg(torch.ones(3), [])
+        cg(torch.ones(3), [torch.ones(3)])
+    (recompile,) = checked(s)
+    assert recompile.cause == "length" and recompile.sources == ["L['xs']"]
+    assert recompile.fixes[0].code == "xs = torch.stack(xs)"
 
 
 def test_another_function_object() -> None:
