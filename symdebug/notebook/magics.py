@@ -17,6 +17,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from IPython.display import display as _display
 
 from symdebug.api import Session
+from symdebug.capture.cells import numbered_as, running_cell_number
 from symdebug.cli import add_report_options
 from symdebug.live import LiveCapture, LiveSession
 from symdebug.notebook.widget import Explorer
@@ -123,7 +124,8 @@ class SymdebugMagics(Magics):
 
     def _explorer(self, session: Session) -> Any:
         """The explorer widget, refreshed after every later cell (it follows the capture)."""
-        explorer = Explorer(session, workload=self.workload)
+        namespace = self.shell.user_ns if self.shell is not None else None
+        explorer = Explorer(session, workload=self.workload, namespace=namespace)
         if self.shell is not None:
             self.shell.events.register("post_run_cell", explorer.refresh)
             self._explorers.append(explorer)
@@ -135,7 +137,8 @@ class SymdebugMagics(Magics):
         own = LiveCapture()
         session = own.start()
         try:
-            self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
+            with numbered_as(self.shell, running_cell_number(self.shell)):
+                self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
         finally:
             own.stop()
         display(session)

@@ -62,6 +62,22 @@ def test_cell_magic_captures_one_cell(shell: InteractiveShell) -> None:
     assert len(data["compiles"]) == 2 and data["recompiles"][0]["cause"] == "user_branch"
 
 
+def test_cell_magic_names_frames_after_its_own_cell(shell: InteractiveShell) -> None:
+    # IPython 9 counts the next cell as soon as one starts: the body of a %%symdebug cell
+    # must still read as the cell the user sees (and JupyterLab's link activate that one).
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell("x = 1", store_history=True)
+    with capture_output() as shown:
+        ran = shell.run_cell(f"%%symdebug\n{CELL}", store_history=True)
+    assert ran.success and ran.execution_count == shell.execution_count - 1
+    data = unpack(shown.outputs[-1].data[MIME_TYPE])
+    cell = f"Cell [{ran.execution_count}]"
+    assert {c["filename"] for c in data["compiles"]} == {cell}
+    assert {g["user_stack"][-1]["filename"] for g in data["guards"]} == {cell}
+    session = shell.magics_manager.registry["SymdebugMagics"].session
+    assert {c.filename for c in session.compiles} == {cell}  # %symdebug names it alike
+
+
 def test_report_on_off_reset_help_and_bad_flags(shell: InteractiveShell, tmp_path: Path) -> None:
     shell.run_line_magic("load_ext", "symdebug")
     shell.run_cell(CELL)
@@ -98,6 +114,24 @@ def test_explorer_follows_later_cells(shell: InteractiveShell) -> None:
     shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
     after = unpack(json.loads(explorer.session_json))["compiles"]
     assert len(after) == len(before) + 1
+
+
+def test_explorer_of_the_line_magic_runs_the_frames_it_saw(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
+    with capture_output():
+        shell.run_line_magic("symdebug", "")
+    explorer = shell.magics_manager.registry["SymdebugMagics"]._explorers[0]
+    explorer.request = {"action": "run", "frame": "f", "args": "[[2]]", "id": 1}
+    assert explorer.error == ""
+    assert explorer.results[-1]["text"].startswith("served by 0/1")  # cf, found by its code
+    assert "prediction held" in explorer.results[-1]["text"]
+    explorer.request = {"action": "run", "frame": "<lambda>", "args": "[[7]]", "id": 2}
+    assert explorer.results[-1]["text"].startswith("recompiled as 1/1")  # g (frame 1), not cf
+    shell.run_cell("del g")
+    explorer.request = {"action": "run", "frame": "<lambda>", "args": "[[7]]", "id": 3}
+    assert "no name in the notebook holds what torch.compile returned" in explorer.error
 
 
 def test_plain_capture_in_a_shell_names_cells(shell: InteractiveShell) -> None:
