@@ -9,6 +9,7 @@ the widget, never raised into the kernel.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -43,7 +44,7 @@ def parse_arguments(text: str) -> tuple[list[Any], dict[str, Any]]:
 
 
 class Explorer(anywidget.AnyWidget):
-    """The session explorer widget; ``compiled`` enables Run (``session.rerun``)."""
+    """The session explorer widget; ``compiled`` (or ``namespace``, to find it) enables Run."""
 
     _esm = resources.files("symdebug").joinpath("_static/widget.mjs").read_text(encoding="utf-8")
     session_json = traitlets.Unicode("{}").tag(sync=True)
@@ -53,11 +54,19 @@ class Explorer(anywidget.AnyWidget):
     can_verify = traitlets.Bool(False).tag(sync=True)
 
     def __init__(
-        self, session: Session, compiled: Any = None, workload: Any = None, **kwargs: Any
+        self,
+        session: Session,
+        compiled: Any = None,
+        workload: Any = None,
+        namespace: Mapping[str, Any] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.compiled = compiled
+        #: Where Run looks for what torch.compile returned (a notebook's names), when no
+        #: ``compiled`` was given: the explorer of ``%symdebug`` runs any frame it saw.
+        self.namespace = namespace
         self.workload = workload
         self.can_verify = workload is not None
         self.refresh()
@@ -100,6 +109,16 @@ class Explorer(anywidget.AnyWidget):
         self.results = [*self.results, entry]
         self.refresh()
 
+    def _compiled(self, frame: str | None) -> Any:
+        """The compiled function to Run: the one given, else the frame's, by its code."""
+        if self.compiled is not None:
+            return self.compiled
+        if self.namespace is None:
+            raise ValueError("Run needs the compiled function: symdebug.explorer(s, compiled)")
+        from symdebug.notebook.compiled import compiled_in
+
+        return compiled_in(self.namespace, self.session, frame)
+
     def _answer(self, request: dict[str, Any]) -> str:
         args, kwargs = parse_arguments(str(request.get("args", "")))
         frame = request.get("frame") or None
@@ -108,9 +127,7 @@ class Explorer(anywidget.AnyWidget):
         if request.get("action") == "predict":
             return str(self.session.predict(*args, frame=frame, **kwargs))
         if request.get("action") == "run":
-            if self.compiled is None:
-                raise ValueError("Run needs the compiled function: symdebug.explorer(s, compiled)")
-            result = self.session.rerun(self.compiled, *args, frame=frame, **kwargs)
+            result = self.session.rerun(self._compiled(frame), *args, frame=frame, **kwargs)
             if isinstance(self.session, LiveSession):
                 self.session.record_run(str(request.get("args", "")), result)
             return str(result)
