@@ -22,6 +22,7 @@ from symdebug.model.index import FactIndex
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import bind, short_name, signature_from_source, source_base
+from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import Check, EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
 
@@ -176,6 +177,9 @@ class Predictor:
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
+        if isinstance(frame, str):
+            named = [c for c in facts.compiles if c.name == frame]
+            self.state.notes += definition_note(named, self.compiles[0])
         self.compiles = entries or self.compiles
         first = self.compiles[0]
         self.frame = first.name
@@ -385,6 +389,6 @@ def frame_compiles(facts: Facts, frame: str | int | None) -> list[Compile]:
         raise ValueError(f"no compiled frame {frame!r}; frames: {', '.join(names)}")
     # torch._dynamo.reset() empties the cache and restarts frame ids: only the newest
     # generation of the frame holds entries (and an older "frame 0" may be another function).
-    newest = max(c.generation for c in chosen)
-    frame_id = next(c.frame_id for c in chosen if c.generation == newest)
-    return [c for c in known if c.frame_id == frame_id and c.generation == newest]
+    # A name defined again (a re-run cell) is a new frame: the newest definition answers.
+    newest = frame_key(max(chosen, key=frame_key))
+    return [c for c in known if frame_key(c) == newest]

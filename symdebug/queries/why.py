@@ -9,7 +9,7 @@ hand, the chain from each recompile's failed check to its user line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, sources_named
@@ -17,6 +17,7 @@ from symdebug.model.own_code import library_of, user_line
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import (
+    Compile,
     Fix,
     Frame,
     GraphBreak,
@@ -28,6 +29,7 @@ from symdebug.model.types import (
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
 from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
+from symdebug.queries.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -63,6 +65,10 @@ class Explanation:
     library_frame: Frame | None = None
     #: The data-dependent breaks or errors on this input's unbacked symbol, as text.
     data_dependent: list[str] = field(default_factory=list)
+    #: The same input in other frames (an older definition of a re-run cell's function,
+    #: another function, an earlier generation), one labelled line each, kept apart from
+    #: ``recompiles`` and ``history``, which are about the frame of ``compile_id`` only.
+    other_frames: list[str] = field(default_factory=list)
 
     @property
     def fx_node(self) -> str | None:
@@ -104,6 +110,7 @@ class Explanation:
         lines += [f"  {text}" for text in self.data_dependent]
         for fix in self.fixes:
             lines += fix_lines(fix)
+        lines += [f"  elsewhere: {text}" for text in self.other_frames]
         return "\n".join(lines)
 
 
@@ -193,9 +200,51 @@ def _lines(index: FactIndex, stored: SourceExplanation) -> tuple[Frame | None, F
     return user_line(stored.user_frame, stack, compile_.caller if compile_ else None)
 
 
+def _in_frame(index: FactIndex, compile_id: str, key: FrameKey | None) -> bool:
+    compile_ = index.compile.get(compile_id)
+    return compile_ is not None and frame_key(compile_) == key
+
+
+def _other_frames(
+    index: FactIndex, current: Compile | None, recompiles: list[Recompile], history: list[Any]
+) -> list[str]:
+    """One line per other frame that saw the input: its label, states and recompiles."""
+    ids = [step[0] for step in history] + [r.compile_id for r in recompiles]
+    others = firsts_by_frame(index.compile[c] for c in ids if c in index.compile)
+    key = frame_key(current) if current is not None else None
+    return [
+        _other_frame(index, first, current, recompiles, history)
+        for other, first in others.items()
+        if other != key
+    ]
+
+
+def _other_frame(
+    index: FactIndex,
+    first: Compile,
+    current: Compile | None,
+    recompiles: list[Recompile],
+    history: list[Any],
+) -> str:
+    key = frame_key(first)
+    states = [f"{c} {state} {value}" for c, state, value in history if _in_frame(index, c, key)]
+    again = [r.compile_id for r in recompiles if _in_frame(index, r.compile_id, key)]
+    older = current is not None and current.name == first.name and key < frame_key(current)
+    label = f"{'older definition ' if older else ''}{frame_label(first)}"
+    return f"{label}: {', '.join(states) or 'no state'}; recompiles {again or 'none'}"
+
+
 def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
-    """The stored answer for an input, with the objects it refers to."""
+    """The stored answer for an input, with the objects it refers to.
+
+    Recompiles and history are the frame's of ``stored.compile_id`` (the newest definition);
+    other frames that saw the same input are listed apart, labelled (``other_frames``).
+    """
     user_frame, library_frame = _lines(index, stored)
+    compile_ = index.compile.get(stored.compile_id)
+    key = frame_key(compile_) if compile_ is not None else None
+    recompiles = [index.recompile[c] for c in stored.recompiles if c in index.recompile]
+    history = _history(index, stored.source)
     return Explanation(
         source=stored.source,
         state=stored.state,
@@ -206,12 +255,13 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         user_frame=user_frame,
         library_frame=library_frame,
         fixes=list(stored.fixes),
-        recompiles=[index.recompile[c] for c in stored.recompiles if c in index.recompile],
-        history=_history(index, stored.source),
+        recompiles=[r for r in recompiles if _in_frame(index, r.compile_id, key)],
+        history=[step for step in history if _in_frame(index, step[0], key)],
         symbol=stored.symbol,
         graph_breaks=breaks_of(index, stored.source),
         user_name=stored.user_name,
         data_dependent=[s.text for s in stored.steps if s.text.startswith(DATA_DEPENDENT)],
+        other_frames=_other_frames(index, compile_, recompiles, history),
     )
 
 
