@@ -69,6 +69,7 @@ bench: setup
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_tlparse.py
 	$(PY) benchmarks/bench_big_log.py
+	$(PY) benchmarks/bench_fuzz.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -247,9 +247,7 @@ def build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> N
     except Exception as error:
         if strict_mode():
             raise
-        facts.problems["bad_event"] = facts.problems.get("bad_event", 0) + 1
-        if len(facts.problem_examples) < MAX_PROBLEM_EXAMPLES:
-            facts.problem_examples.append(f"bad_event in compile {group.compile_id}: {error!r}")
+        _count_problem(facts, "bad_event", f"in compile {group.compile_id}: {error!r}")
 
 
 def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
@@ -267,10 +265,29 @@ def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
 
 
 def enrich(facts: Facts, passes: Iterable[Pass] = PASSES) -> Facts:
-    """Run the passes in order, in place; return the facts."""
+    """Run the passes in order, in place; return the facts.
+
+    A pass that fails on a value it did not expect costs what it would have added (counted as
+    ``bad_pass``), never the facts already built; strict mode raises instead.
+    """
     for step in passes:
-        step.run(facts)
+        _run_or_count(step, facts)
     return facts
+
+
+def _run_or_count(step: Pass, facts: Facts) -> None:
+    try:
+        step.run(facts)
+    except Exception as error:
+        if strict_mode():
+            raise
+        _count_problem(facts, "bad_pass", f"in pass {step.name!r}: {error!r}")
+
+
+def _count_problem(facts: Facts, kind: str, example: str) -> None:
+    facts.problems[kind] = facts.problems.get(kind, 0) + 1
+    if len(facts.problem_examples) < MAX_PROBLEM_EXAMPLES:
+        facts.problem_examples.append(f"{kind} {example}")
 
 
 @contextmanager

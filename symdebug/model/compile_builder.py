@@ -81,6 +81,16 @@ def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
     return dims
 
 
+def _text(value: Any) -> str | None:
+    """A metric torch writes as text, as text (a damaged log may hold a number there)."""
+    return None if value is None else str(value)
+
+
+def _count(value: Any) -> int | None:
+    """A metric torch writes as a count, or None where the log holds something else."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _caller(group: CompileEvents, reader: FrameReader) -> Frame | None:
     """The user's own line that called the compiled frame (torch logs the stack above it)."""
     start = group.last("dynamo_start")
@@ -183,8 +193,8 @@ def build_compile(
         filename=filename,
         lineno=lineno,
         status=_status(group, metrics),
-        fail_type=metrics.get("fail_type"),
-        fail_reason=metrics.get("fail_reason"),
+        fail_type=_text(metrics.get("fail_type")),
+        fail_reason=_text(metrics.get("fail_reason")),
         recompile_reasons=_recompile_reasons(group, metrics),
         restart_reasons=[str(r) for r in metrics.get("restart_reasons") or []],
         graphs=[e.payload for e in group.named("dynamo_output_graph") if e.payload],
@@ -197,8 +207,8 @@ def build_compile(
         signature=_signature(group),
         tensors=_tensor_metas(group),
         global_state=dict(tree.global_state),
-        guard_count=metrics.get("guard_count"),
-        shape_env_guard_count=metrics.get("shape_env_guard_count"),
+        guard_count=_count(metrics.get("guard_count")),
+        shape_env_guard_count=_count(metrics.get("shape_env_guard_count")),
         seconds=float(seconds) if isinstance(seconds, int | float) else None,
         rank=group.rank,
         callee=_callee(group, reader, (name, filename, lineno)),

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from symdebug.model import json_text
 from symdebug.model.code_types import (
     FxNode,
     GraphCode,
@@ -176,7 +177,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
 
 def facts_to_json(facts: Facts) -> str:
     """Serialize a session to a JSON string."""
-    return orjson.dumps(facts_to_dict(facts)).decode()
+    return json_text.dumps(facts_to_dict(facts)).decode()
 
 
 def _frames(items: list[dict[str, Any]] | None) -> list[Frame]:
@@ -198,7 +199,7 @@ class _Fixes:
         return [self._one(item) for item in items or [] if isinstance(item, dict)]
 
     def _one(self, item: dict[str, Any]) -> Fix:
-        key = orjson.dumps(item, option=orjson.OPT_SORT_KEYS).decode()
+        key = json_text.dumps(item, sort_keys=True).decode()
         fix = self.seen.get(key)
         if fix is None:
             fix = self.seen[key] = Fix(**dict(item, settings=dict(item.get("settings", {}))))
@@ -388,8 +389,8 @@ def stale_names(facts: Facts) -> bool:
 def facts_from_json(text: str | bytes) -> Facts:
     """Parse a session JSON document."""
     try:
-        document = orjson.loads(text)
-    except orjson.JSONDecodeError as error:
+        document = json_text.loads(text)
+    except ValueError as error:
         raise ValueError(f"not a symdebug session: not JSON ({error})") from None
     if not isinstance(document, dict):
         raise ValueError("not a symdebug session: the JSON document is not an object")  # noqa: TRY004

@@ -16,8 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from symdebug.model import json_text
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
 
@@ -81,7 +80,7 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
         "redacted": redact,
         "frames": [list(frame) for frame in frames],
         "fixes": list(fixes),
-        "fix_objects": [orjson.loads(key) for key in fix_objects],
+        "fix_objects": [json_text.loads(key) for key in fix_objects],
         "tables": tables,
         "session": document,
     }
@@ -89,7 +88,7 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
 
 def _fix_key(fix: dict[str, Any]) -> bytes:
     """A fix's identity on the wire: all of it (two guards share one fix when equal)."""
-    return orjson.dumps(fix, option=orjson.OPT_SORT_KEYS)
+    return json_text.dumps(fix, sort_keys=True)
 
 
 def _index(seen: dict[Any, int], key: Any) -> int:
@@ -125,7 +124,7 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
     """
     if "packed" not in wire:
         return wire
-    document: dict[str, Any] = orjson.loads(orjson.dumps(wire["session"]))
+    document: dict[str, Any] = json_text.loads(json_text.dumps(wire["session"]))
     for key in wire["tables"]:
         table = document[key]
         document[key] = [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
@@ -225,7 +224,7 @@ def redacted(document: dict[str, Any]) -> dict[str, Any]:
     dict
         The redacted copy (still a valid session document).
     """
-    clean: dict[str, Any] = orjson.loads(orjson.dumps(document))
+    clean: dict[str, Any] = json_text.loads(json_text.dumps(document))
     _scrub_frames(clean)
     _redact_records(clean)
     clean = _without_paths(clean)

@@ -16,8 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from symdebug.model import json_text
 from symdebug.model.types import Facts
 from symdebug.renderers.document import wire_document
 
@@ -40,7 +39,7 @@ def safe_json_bytes(document: Any) -> bytes:
     One ``bytes.replace`` per character, on the bytes orjson writes: no decoded copy of a
     100 MB document, and a tenth of ``str.translate``'s time.
     """
-    data = orjson.dumps(document)
+    data = json_text.dumps(document)
     for char, escaped in _ESCAPES:
         data = data.replace(char, escaped)
     return data

@@ -7,7 +7,7 @@ import pytest
 from symdebug.events import CompileKey, Event, EventStream
 from symdebug.model.code_types import FxNode, GraphCode, Kernel, SpecializedDim
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization, Symbol
-from symdebug.pipeline import PASSES, Pass, build, check_order
+from symdebug.pipeline import PASSES, Pass, build, check_order, enrich
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.fixes import suggest_fixes
@@ -223,3 +223,21 @@ def test_an_equality_pins_a_size_before_a_bound_does() -> None:
     assert forcing_guards([bound, other, pin], "s27", 5) == [pin, bound, other]
     exact = Guard("0/4#3", "Eq(s27, 5)", "0/4", symbols=["s27"])
     assert forcing_guards([bound, pin, exact], "s27", 5) == [exact]
+
+
+def test_a_failing_pass_costs_its_facts_only_unless_strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(facts: Facts) -> None:
+        raise TypeError("argument of type 'float' is not iterable")
+
+    def counted(facts: Facts) -> None:
+        facts.capture_errors += 1
+
+    steps = [Pass("broken", broken, frozenset(), frozenset())]
+    steps.append(Pass("after", counted, frozenset(), frozenset()))
+    monkeypatch.setenv("SYMDEBUG_STRICT", "0")
+    facts = enrich(Facts(), steps)
+    assert facts.problems == {"bad_pass": 1} and facts.capture_errors == 1
+    assert "in pass 'broken'" in facts.problem_examples[0]
+    monkeypatch.setenv("SYMDEBUG_STRICT", "1")
+    with pytest.raises(TypeError):
+        enrich(Facts(), steps)
