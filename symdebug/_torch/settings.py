@@ -6,38 +6,51 @@ import importlib
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, cast
 
 import torch
+
+from symdebug._torch.holds import Held
 
 #: torch warns that the caches we turned off include profile-guided dynamism
 #: (torch/_dynamo/pgo.py); that is what capture asked for, so the user need not see it.
 PGO_WARNING = "dynamo_pgo force disabled by torch.compiler.config"
 
 
-@contextmanager
-def compile_caches_disabled() -> Iterator[None]:
-    """Turn off every compile cache; restore the previous value on exit.
+def _caches_off() -> Callable[[], None]:
+    """Turn off every compile cache and silence torch's note about it; return the undo.
 
     Cache hits replay guards from stored expressions, so their provenance points at
-    ``autograd_cache.py``/``codecache.py`` instead of the user's code.  The warning filters
-    are the caller's again on exit (only torch's note about the caches is silenced inside).
+    ``autograd_cache.py``/``codecache.py`` instead of the user's code.  Only the one filter
+    added here is removed again: the user's own filters are never touched.
     """
     config = torch.compiler.config
     previous = config.force_disable_caches
     config.force_disable_caches = True
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=PGO_WARNING, category=UserWarning)
-            yield
-    finally:
+    warnings.filterwarnings("ignore", message=PGO_WARNING, category=UserWarning)
+    added = warnings.filters[0]
+
+    def undo() -> None:
         config.force_disable_caches = previous
+        filters = cast("list[Any]", warnings.filters)  # typeshed says Sequence; it is a list
+        if added in filters:
+            filters.remove(added)
+            getattr(warnings, "_filters_mutated", lambda: None)()  # CPython's filter cache
+
+    return undo
 
 
-@contextmanager
-def inductor_provenance_enabled() -> Iterator[None]:
+_CACHES_OFF = Held(_caches_off)
+
+
+def compile_caches_disabled() -> AbstractContextManager[None]:
+    """Every compile cache off for the block; restored when the last holder leaves."""
+    return _CACHES_OFF.held()
+
+
+def _provenance_on() -> Callable[[], None]:
     """Have Inductor log which FX nodes each kernel computes (``provenance_tracking_level``).
 
     The mapping reaches the trace as ``inductor_provenance_tracking_node_mappings``; it is
@@ -47,17 +60,24 @@ def inductor_provenance_enabled() -> Iterator[None]:
     so a capture that never reaches Inductor never pays for it.
     """
     if _INDUCTOR_CONFIG not in sys.modules:
-        with _provenance_by_environment():
-            yield
-        return
+        return _provenance_by_environment()
     from torch._inductor import config as inductor_config
 
     previous = inductor_config.trace.provenance_tracking_level
     inductor_config.trace.provenance_tracking_level = previous or 1
-    try:
-        yield
-    finally:
+
+    def undo() -> None:
         inductor_config.trace.provenance_tracking_level = previous
+
+    return undo
+
+
+_PROVENANCE_ON = Held(_provenance_on)
+
+
+def inductor_provenance_enabled() -> AbstractContextManager[None]:
+    """Kernel provenance on for the block; restored when the last holder leaves."""
+    return _PROVENANCE_ON.held()
 
 
 _INDUCTOR_CONFIG = "torch._inductor.config"
@@ -72,15 +92,13 @@ def _level(text: str) -> int:
         return 0
 
 
-@contextmanager
-def _provenance_by_environment() -> Iterator[None]:
-    """``INDUCTOR_PROVENANCE=1`` while capturing; Inductor reads it if it is first imported."""
+def _provenance_by_environment() -> Callable[[], None]:
+    """``INDUCTOR_PROVENANCE=1`` while held; Inductor reads it if it is first imported."""
     before = os.environ.get(_PROVENANCE_VARIABLE)
     default = _level(before or os.environ.get("TORCH_COMPILE_DEBUG", "0"))
     os.environ[_PROVENANCE_VARIABLE] = before if before and before != "0" else "1"
-    try:
-        yield
-    finally:
+
+    def undo() -> None:
         if before is None:
             os.environ.pop(_PROVENANCE_VARIABLE, None)
         else:
@@ -88,6 +106,8 @@ def _provenance_by_environment() -> Iterator[None]:
         config = sys.modules.get(_INDUCTOR_CONFIG)
         if config is not None:  # imported while capturing: back to what it would have read
             config.trace.provenance_tracking_level = default
+
+    return undo
 
 
 #: Torch config modules a fix may set, by the dotted prefix a setting's name starts with.

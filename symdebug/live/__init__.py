@@ -14,7 +14,11 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
-from symdebug._torch.trace_logger import interned_strings, trace_logger
+from symdebug._torch.trace_logger import (
+    interned_strings,
+    payload_hashing_tolerant,
+    trace_logger,
+)
 from symdebug.capture.cells import cell_aliases
 from symdebug.capture.export_hook import exports_recorded
 from symdebug.capture.handler import CaptureHandler
@@ -70,6 +74,7 @@ class LiveCapture:
         if self._kernel_provenance:  # FX records each node's stack: ~10% of an aot_eager compile
             stack.enter_context(inductor_provenance_enabled())
         stack.enter_context(exports_recorded(self.handler.stream))
+        stack.enter_context(payload_hashing_tolerant())
         logger = trace_logger()
         logger.addHandler(self.handler)
         stack.callback(logger.removeHandler, self.handler)
@@ -241,7 +246,7 @@ def attached(handler: CaptureHandler) -> Iterator[None]:
     if handler in logger.handlers:
         yield
         return
-    with compile_caches_disabled(), inductor_provenance_enabled():
+    with compile_caches_disabled(), inductor_provenance_enabled(), payload_hashing_tolerant():
         logger.addHandler(handler)
         try:
             yield

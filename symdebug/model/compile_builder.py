@@ -56,6 +56,8 @@ def _status(group: CompileEvents, metrics: Mapping[str, Any]) -> CompileStatus:
         return "failed"
     if not group.named("dynamo_output_graph"):
         return "empty" if metrics else "incomplete"
+    if metrics.get("has_guarded_code") is False:
+        return "incomplete"  # a graph, but no code installed: interrupted (KeyboardInterrupt)
     return "ok"
 
 

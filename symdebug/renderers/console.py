@@ -18,8 +18,13 @@ from symdebug.processors.fix_text import fix_lines
 MAX_GUARDS_SHOWN = 8
 
 
+#: What a status means when torch named no failure.
+_UNSAID = {"incomplete": "did not finish (interrupted, or the log ends): no guards installed"}
+
+
 def _compile_lines(index: FactIndex, compile_: Compile) -> list[str]:
-    status = "" if compile_.status == "ok" else f" [{compile_.status}: {compile_.fail_type or ''}]"
+    said = compile_.fail_type or _UNSAID.get(compile_.status, "")
+    status = "" if compile_.status == "ok" else f" [{compile_.status}{': ' if said else ''}{said}]"
     lines = [f"  compile {compile_.compile_id}{status}"]
     recompile = index.recompile.get(compile_.compile_id)
     if recompile is not None:

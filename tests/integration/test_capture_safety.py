@@ -181,3 +181,59 @@ def test_lean_capture_leaves_inductor_provenance_alone(monkeypatch: pytest.Monke
         assert "INDUCTOR_PROVENANCE" not in os.environ
         run_calls()
     assert s.guards  # every shape fact but the kernel -> node records
+
+
+def test_captures_stopped_out_of_order_restore_every_setting() -> None:
+    config = torch.compiler.config
+    filters = list(warnings.filters)
+    first, second = symdebug.capture(), symdebug.capture()
+    first.__enter__()
+    inner = second.__enter__()
+    first.__exit__(None, None, None)  # the outer one stops first
+    assert config.force_disable_caches is True  # the inner capture still runs
+    torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
+    second.__exit__(None, None, None)
+    assert config.force_disable_caches is False
+    assert os.environ.get("INDUCTOR_PROVENANCE") is None
+    assert warnings.filters == filters
+    assert len(inner.compiles) == 1
+
+
+NOT_UTF8_MODULE = b"def f(x):\n    if x.shape[0] > 3:\n        return x * 2\n    return x + 1\n"
+
+
+def test_a_source_file_whose_name_is_not_utf8(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Torch hashes payloads only while a handler is attached: capture must not fail there."""
+    import importlib.util
+
+    from torch._logging import _internal
+
+    path = os.fsdecode(os.fsencode(str(tmp_path)) + b"/caf\xff_model.py")
+    with open(os.fsencode(path), "wb") as file:
+        file.write(NOT_UTF8_MODULE)
+    spec = importlib.util.spec_from_file_location("not_utf8_model", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    code = _internal.trace_structured.__code__
+    with symdebug.capture() as s:
+        compiled = torch.compile(module.f, backend="aot_eager")
+        out = [compiled(torch.ones(n)) for n in (5, 2)]
+    assert [o.tolist() for o in out] == [[2.0] * 5, [2.0] * 2]
+    assert _internal.trace_structured.__code__ is code  # torch's own code again
+    assert s.compiles[0].filename == path and len(s.compiles) == 2
+    assert path in symdebug.Session.from_json(s.to_json()).compiles[0].filename
+    assert "caf" in symdebug.renderers.html.render_html(s.facts)
+
+
+def test_a_compile_interrupted_by_keyboard_interrupt_is_incomplete() -> None:
+    def interrupted(gm, inputs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    with symdebug.capture() as s:
+        with pytest.raises(KeyboardInterrupt):
+            torch.compile(model, backend=interrupted)(torch.randn(8, 4), 2)
+        torch._dynamo.reset()
+        torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
+    assert [c.status for c in s.compiles] == ["incomplete", "ok"]
+    assert "[incomplete: did not finish" in str(s)
