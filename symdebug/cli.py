@@ -63,6 +63,7 @@ def _why(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     loaded = _loaded(args)
     sessions = loaded.ranks if isinstance(loaded, MultiRankSession) else {None: loaded}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # as make demo's out/
     written: dict[int, str] = {}
     for rank, session in sessions.items():
         if args.rank is not None and rank != args.rank:
@@ -121,9 +122,10 @@ def _fix(args: argparse.Namespace) -> int:
 
 
 def _ranked(path: str, label: str) -> str:
-    """``report.rank0.html`` beside ``report.html``."""
-    stem, dot, suffix = path.rpartition(".")
-    return f"{stem}.{label}.{suffix}" if dot else f"{path}.{label}"
+    """``report.rank0.html`` beside ``report.html`` (``rep.rank0.html`` beside ``./rep``)."""
+    given = Path(path)
+    suffix = given.suffix or ".html"
+    return str(given.with_name(f"{given.name.removesuffix(given.suffix)}.{label}{suffix}"))
 
 
 def _demo(args: argparse.Namespace) -> int:

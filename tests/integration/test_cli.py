@@ -3,6 +3,7 @@ and ``run`` (the real logs of tests/data/traces: ``unit/test_cli_logs.py``)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,23 @@ def test_run_keeps_the_capture_whatever_the_script_does(
     assert said in result.stderr
     assert "1 compiles" in result.stdout  # the compile before the failure is reported
     assert out.exists() and "symdebug-data" in out.read_text()
+
+
+def test_run_gives_the_script_everything_after_its_name(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import json, sys, torch\n"
+        "torch.compile(lambda x: x * 2, backend='eager')(torch.ones(3))\n"
+        f"open({str(tmp_path / 'argv.json')!r}, 'w').write(json.dumps(sys.argv))\n"
+    )
+    out = tmp_path / "report.html"
+    argv = [str(script), "--epochs", "1", "-o", "theirs.txt", "--redact"]
+    subprocess.run(
+        [sys.executable, "-m", "symdebug", "run", "-o", str(out), *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    assert json.loads((tmp_path / "argv.json").read_text()) == argv
+    assert out.exists() and not (tmp_path / "theirs.txt").exists()

@@ -57,3 +57,14 @@ def test_reader_leaving_early_is_no_error() -> None:
 def test_malformed_saved_session(text: str, said: str) -> None:
     with pytest.raises(ValueError, match=said):
         symdebug.Session.from_json(text)
+
+
+@pytest.mark.parametrize(("output", "stem"), [("./rep", "rep"), ("new/dir/r.v2.html", "r.v2")])
+def test_multi_rank_report_names_sit_beside_the_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output: str, stem: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", str(TRACES / "multi_rank_logs"), "-o", output]) == 0
+    folder = (tmp_path / output).parent
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [f"{stem}.rank{r}.html" for r in range(4)] + [f"{stem}.ranks.html"]
