@@ -18,7 +18,16 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/jupyter-builder develop --overwrite . >/dev/null
 	touch $(STAMP)
 
-demo: setup
+# The demo needs the package and its notebook extras only, not the dev tools (`make setup`).
+DEMO_STAMP := $(VENV)/.demo-installed
+$(DEMO_STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[notebook]'
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(PY) -m symdebug demo --report out/symdebug-demo.html
 
 # Every tier: tests/unit (no torch.compile), tests/integration, tests/e2e (browsers, JupyterLab,
