@@ -1,7 +1,8 @@
 """The Session users hold: facts and questions (:mod:`symdebug.session`) plus its views.
 
 The views are renderers' work: ``str(session)`` is the text summary, :meth:`Session.to_html`
-the self-contained report, and the notebook display one MIME bundle with fallbacks.
+the self-contained report, and the notebook display one MIME bundle with fallbacks.  Each
+view imports its renderer when asked: a command that writes a report loads no text summary.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from symdebug.renderers.console import render_summary
-from symdebug.renderers.html import write_html
-from symdebug.renderers.notebook import mime_bundle
 from symdebug.session import Session as FactsSession
 
 
@@ -34,6 +32,8 @@ class Session(FactsSession):
         redact
             Leave out source lines and directory names, for reports shared outside a team.
         """
+        from symdebug.renderers.html import write_html
+
         return write_html(self.facts, path, redact=redact)
 
     def _repr_mimebundle_(
@@ -42,7 +42,11 @@ class Session(FactsSession):
         exclude: Any = None,  # noqa: ARG002
     ) -> dict[str, Any]:
         """Rich display: session JSON, the report in an iframe, and the text summary."""
+        from symdebug.renderers.notebook import mime_bundle
+
         return mime_bundle(self.facts)
 
     def __str__(self) -> str:
+        from symdebug.renderers.console import render_summary
+
         return render_summary(self.facts)

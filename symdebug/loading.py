@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +102,7 @@ def _read(files: list[Path], jobs: int | None, dask: Any) -> list[Facts]:
     if jobs > 1 and len(files) > 1:
         try:
             return _pooled(files, jobs)
-        except (OSError, RuntimeError, AttributeError, BrokenProcessPool):
+        except (OSError, RuntimeError, AttributeError):  # RuntimeError: BrokenProcessPool too
             pass  # no process could start here: read them in this one, same answers
     return [trace_facts(file) for file in files]
 
