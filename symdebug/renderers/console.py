@@ -146,12 +146,21 @@ def _frame_lines(
     return lines
 
 
+def _not_a_log(facts: Facts) -> list[str]:
+    """A hint where all that went wrong is lines without a record's prefix (a binary file)."""
+    if facts.problems and set(facts.problems) <= {"bad_prefix", "orphan_payload"}:
+        lines = sum(facts.problems.values())
+        return [
+            f"{lines} lines are no TORCH_TRACE record (no glog prefix): is it a TORCH_TRACE log?"
+        ]
+    return []
+
+
 def render_summary(facts: Facts) -> str:
     """Per-frame summary: compiles and recompile reasons, symbols, guards by cause."""
     if not facts.compiles:  # what went wrong reading is still said
-        return "\n".join(
-            [f"symdebug session ({facts.source}): no compiles captured", *_tail(facts)]
-        )
+        head = f"symdebug session ({facts.source}): no compiles captured"
+        return "\n".join([head, *_not_a_log(facts), *_tail(facts)])
     index = FactIndex(facts)
     causes = Counter(r.cause for r in facts.recompiles)
     lines = [

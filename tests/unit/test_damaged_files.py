@@ -62,3 +62,12 @@ def test_interleaved_frames_are_one_section_each() -> None:
     text = render_summary(facts)
     assert text.count("frame f (") == 1 and text.count("frame g (") == 1
     assert "frame f (/w/a.py:0): 2 compile(s)" in text
+
+
+def test_a_binary_file_says_it_is_no_log(tmp_path: Path) -> None:
+    path = tmp_path / "model.bin.log"
+    path.write_bytes(bytes(range(256)) * 64)
+    text = str(symdebug.load_trace(path))
+    assert "no compiles captured" in text
+    assert "lines are no TORCH_TRACE record (no glog prefix): is it a TORCH_TRACE log?" in text
+    assert "problems: bad_prefix" in text
