@@ -1,12 +1,13 @@
 // The sizes chart: size on x, the cache entry that served on y (predicted: circles,
-// actual: crosses), recompiles marked in red. Plain SVG; labels set as text.
+// actual: crosses), recompiles marked in red. Plain SVG with axes, a legend and a hover
+// tooltip; every label is set as text.
+
+import { compareText } from "./model";
 
 /**
  * How the viewer reads one of the document's `sweeps` (free-form records in the contract):
  * the sizes tried, the entry predicted and the one that served each, and the recompiles.
  */
-import { compareText } from "./model";
-
 export interface SweepData {
   axis?: string;
   x: unknown[];
@@ -17,52 +18,186 @@ export interface SweepData {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 640,
-  H = 220,
-  LEFT = 70,
-  BOTTOM = 30,
-  TOP = 10;
+const W = 720;
+const H = 300;
+const LEFT = 96;
+const RIGHT = 16;
+const TOP = 36;
+const BOTTOM = 52;
+const PLOT_W = W - LEFT - RIGHT;
+const PLOT_H = H - TOP - BOTTOM;
+const INSET = 12; // points keep off the axes
+const RED = "#cf222e";
+const BLUE = "#0969da";
+const ORANGE = "#bc4c00";
+const AXIS = "#57606a";
 
-function node(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+type Attrs = Record<string, string | number>;
+
+function node(tag: string, attrs: Attrs, text?: string): SVGElement {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   if (text !== undefined) el.textContent = text;
   return el;
 }
 
+function group(attrs: Attrs, ...children: SVGElement[]): SVGElement {
+  const g = node("g", attrs);
+  for (const child of children) g.appendChild(child);
+  return g;
+}
+
+/** The y lanes: each cache entry (numerically ordered), then the recompile lane. */
 export function lanes(sweep: SweepData): string[] {
   const ids = [...sweep.predicted, ...sweep.actual].filter((e): e is string => !!e);
   return [...new Set(ids)].sort(compareText).concat("recompile");
 }
 
-export function sweepChart(sweep: SweepData): SVGElement {
-  const xs = sweep.x.map((x, i) => (typeof x === "number" ? x : i));
-  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  const names = lanes(sweep);
-  const sx = (x: number) => LEFT + ((x - lo) / Math.max(hi - lo, 1)) * (W - LEFT - 10);
-  const sy = (entry: string | null) =>
-    TOP +
-    (names.length - 1 - names.indexOf(entry ?? "recompile")) * ((H - TOP - BOTTOM) / Math.max(names.length - 1, 1));
-  const svg = node("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "data-chart": "sweep" });
-  for (const name of names) {
-    svg.appendChild(node("text", { x: 4, y: sy(name === "recompile" ? null : name) + 4, "font-size": 11 }, name));
+/** Round tick values from lo to hi (about `count` of them), for a numeric axis. */
+export function niceTicks(lo: number, hi: number, count = 6): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / Math.max(count - 1, 1);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  return ticks;
+}
+
+/** Where each point lies on x, and the ticks that label the axis. */
+interface XScale {
+  at: (i: number) => number;
+  ticks: [number, string][];
+}
+
+function xScale(sweep: SweepData): XScale {
+  const numeric = sweep.x.every((x) => typeof x === "number");
+  if (numeric) {
+    const xs = sweep.x as number[];
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+    const px = (x: number) => LEFT + INSET + (hi > lo ? ((x - lo) / (hi - lo)) * (PLOT_W - 2 * INSET) : PLOT_W / 2);
+    return { at: (i) => px(xs[i]), ticks: niceTicks(lo, hi).map((t) => [px(t), String(t)]) };
   }
-  svg.appendChild(node("text", { x: LEFT, y: H - 6, "font-size": 11 }, `${sweep.axis ?? "point"}: ${lo} … ${hi}`));
-  xs.forEach((x, i) => {
-    if (sweep.recompiled[i])
-      svg.appendChild(
-        node("line", { x1: sx(x), x2: sx(x), y1: TOP, y2: H - BOTTOM, stroke: "#cf222e", "stroke-opacity": 0.3 }),
-      );
-    svg.appendChild(node("circle", { cx: sx(x), cy: sy(sweep.predicted[i]), r: 4, fill: "none", stroke: "#0969da" }));
-    if (sweep.actual[i] !== undefined && sweep.actual[i] !== null) {
-      const [cx, cy] = [sx(x), sy(sweep.actual[i])];
-      svg.appendChild(
-        node("path", {
-          d: `M${cx - 3},${cy - 3}L${cx + 3},${cy + 3}M${cx - 3},${cy + 3}L${cx + 3},${cy - 3}`,
-          stroke: "#bc4c00",
-        }),
-      );
-    }
+  // Labels (the "runs" series names each call): one slot each, every label shown while they fit.
+  const n = sweep.x.length;
+  const px = (i: number) => LEFT + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
+  const every = Math.max(1, Math.ceil(n / 8));
+  const ticks = sweep.x.flatMap((x, i): [number, string][] => (i % every === 0 ? [[px(i), String(x)]] : []));
+  return { at: px, ticks };
+}
+
+function yScale(names: string[]): (entry: string | null | undefined) => number {
+  const gap = (PLOT_H - 2 * INSET) / Math.max(names.length - 1, 1);
+  return (entry) => TOP + INSET + (names.length - 1 - names.indexOf(entry ?? "recompile")) * gap;
+}
+
+function xAxis(scale: XScale, axis: string): SVGElement {
+  const ticks = scale.ticks.map(([x, label]) =>
+    group(
+      { class: "tick" },
+      node("line", { x1: x, x2: x, y1: TOP + PLOT_H, y2: TOP + PLOT_H + 4, stroke: AXIS }),
+      node("text", { x, y: TOP + PLOT_H + 16, "font-size": 11, "text-anchor": "middle" }, label),
+    ),
+  );
+  return group(
+    { "data-axis": "x" },
+    node("line", { x1: LEFT, x2: LEFT + PLOT_W, y1: TOP + PLOT_H, y2: TOP + PLOT_H, stroke: AXIS }),
+    ...ticks,
+    node("text", { x: LEFT + PLOT_W / 2, y: H - 8, "font-size": 12, "text-anchor": "middle" }, axis),
+  );
+}
+
+function yAxis(names: string[], sy: (e: string) => number): SVGElement {
+  const ticks = names.map((name) =>
+    group(
+      { class: "tick" },
+      node("line", { x1: LEFT - 4, x2: LEFT + PLOT_W, y1: sy(name), y2: sy(name), stroke: "#eaeef2" }),
+      node("text", { x: LEFT - 8, y: sy(name) + 4, "font-size": 11, "text-anchor": "end" }, name),
+    ),
+  );
+  const mid = TOP + PLOT_H / 2;
+  const title = `translate(14 ${mid}) rotate(-90)`;
+  return group(
+    { "data-axis": "y" },
+    node("line", { x1: LEFT, x2: LEFT, y1: TOP, y2: TOP + PLOT_H, stroke: AXIS }),
+    ...ticks,
+    node("text", { transform: title, "font-size": 12, "text-anchor": "middle" }, "cache entry that serves"),
+  );
+}
+
+function cross(cx: number, cy: number, size = 4): SVGElement {
+  const d = `M${cx - size},${cy - size}L${cx + size},${cy + size}M${cx - size},${cy + size}L${cx + size},${cy - size}`;
+  return node("path", { d, stroke: ORANGE, "stroke-width": 1.5 });
+}
+
+function legend(): SVGElement {
+  const items: [SVGElement, string][] = [
+    [node("circle", { cx: 6, cy: -4, r: 4, fill: "none", stroke: BLUE }), "predicted entry"],
+    [cross(6, -4), "entry that served (re-run)"],
+    [node("line", { x1: 6, x2: 6, y1: -10, y2: 2, stroke: RED, "stroke-width": 2 }), "recompiled"],
+  ];
+  const spots = [0, 130, 320];
+  return group(
+    { "data-legend": "", transform: `translate(${LEFT} 16)` },
+    ...items.map(([mark, label], i) =>
+      group({ transform: `translate(${spots[i]} 0)` }, mark, node("text", { x: 16, y: 0, "font-size": 11 }, label)),
+    ),
+  );
+}
+
+/** What one point says, for its hover tooltip. */
+export function pointText(sweep: SweepData, i: number): string {
+  const predicted = sweep.predicted[i] ?? "a recompile";
+  const actual = sweep.actual[i];
+  const ran = actual === undefined ? "not re-run" : `served by ${actual ?? "eager (no entry)"}`;
+  const recompiled = sweep.recompiled[i] ? "; recompiled" : "";
+  const held = sweep.prediction_held?.[i] === false ? "; prediction missed" : "";
+  return `${sweep.axis ?? "point"} = ${String(sweep.x[i])}: predicted ${predicted}; ${ran}${recompiled}${held}`;
+}
+
+function tooltip(): SVGElement {
+  const box = node("rect", { rx: 4, fill: "#1f2328", "fill-opacity": 0.9, height: 22 });
+  const label = node("text", { "font-size": 11, fill: "white", x: 6, y: 15 });
+  const tip = group({ "data-tooltip": "", visibility: "hidden", "pointer-events": "none" }, box, label);
+  return tip;
+}
+
+function showTip(tip: SVGElement, text: string, x: number, y: number): void {
+  const [box, label] = [tip.firstChild as SVGRectElement, tip.lastChild as SVGTextElement];
+  label.textContent = text;
+  const width = label.getComputedTextLength() + 12;
+  box.setAttribute("width", String(width));
+  const left = Math.min(Math.max(x - width / 2, 0), W - width);
+  tip.setAttribute("transform", `translate(${left} ${Math.max(y - 30, 0)})`);
+  tip.setAttribute("visibility", "visible");
+}
+
+function point(sweep: SweepData, i: number, x: number, sy: (e: string | null | undefined) => number): SVGElement {
+  const g = group({ class: "point", "data-point": i });
+  if (sweep.recompiled[i])
+    g.appendChild(node("line", { x1: x, x2: x, y1: TOP, y2: TOP + PLOT_H, stroke: RED, "stroke-opacity": 0.4 }));
+  g.appendChild(node("circle", { cx: x, cy: sy(sweep.predicted[i]), r: 4, fill: "none", stroke: BLUE }));
+  const actual = sweep.actual[i];
+  if (actual !== undefined && actual !== null) g.appendChild(cross(x, sy(actual)));
+  const hit = node("rect", { x: x - 6, y: TOP, width: 12, height: PLOT_H, fill: "transparent" });
+  hit.appendChild(node("title", {}, pointText(sweep, i)));
+  g.appendChild(hit);
+  return g;
+}
+
+export function sweepChart(sweep: SweepData): SVGElement {
+  const names = lanes(sweep);
+  const sy = yScale(names);
+  const scale = xScale(sweep);
+  const svg = node("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "data-chart": "sweep" });
+  svg.append(xAxis(scale, sweep.axis ?? "point"), yAxis(names, sy), legend());
+  const tip = tooltip();
+  sweep.x.forEach((_, i) => {
+    const p = point(sweep, i, scale.at(i), sy);
+    p.addEventListener("mouseenter", () => showTip(tip, pointText(sweep, i), scale.at(i), sy(sweep.predicted[i])));
+    p.addEventListener("mouseleave", () => tip.setAttribute("visibility", "hidden"));
+    svg.appendChild(p);
   });
+  svg.appendChild(tip);
   return svg;
 }

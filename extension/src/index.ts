@@ -36,16 +36,30 @@ export function render(el: HTMLElement, input: Session | Wire, host: Host = {}):
   let state = initialState(deepLinks && typeof location !== "undefined" ? location.hash : "");
   const go = (change: Partial<State>) => {
     state = { ...state, ...change };
-    if (deepLinks && typeof history !== "undefined" && state.guard)
-      history.replaceState(null, "", formatHash({ pane: "guard", id: state.guard }));
+    if (deepLinks && typeof history !== "undefined") history.replaceState(null, "", link(state));
     draw();
   };
   const draw = () => {
     const pane = h("div", { class: "pane", "data-pane": state.pane }, body(data, state, go, host));
-    const detail = state.guard ? h("div", { class: "detail" }, guardDetail(data, state.guard, go, host)) : null;
-    root.replaceChildren(header(data), tabs(state, go), h("div", { class: "main" }, pane, detail ?? ""));
+    root.replaceChildren(
+      header(data),
+      tabs(state, go),
+      h("div", { class: "main" }, pane, detailOf(data, state, go, host)),
+    );
   };
   draw();
+}
+
+/** The link to what is shown: the selected guard on the guards tab, else the tab. */
+function link(state: State): string {
+  if (state.pane === "guards" && state.guard) return formatHash({ pane: "guard", id: state.guard });
+  return formatHash({ pane: state.pane });
+}
+
+/** Each tab's own detail pane: the guards tab shows the selected guard; the others have none. */
+function detailOf(data: Session, state: State, go: (c: Partial<State>) => void, host: Host): HTMLElement | null {
+  if (state.pane !== "guards" || !state.guard) return null;
+  return h("div", { class: "detail", "data-detail-of": "guards" }, guardDetail(data, state.guard, go, host));
 }
 
 function body(data: Session, state: State, go: (c: Partial<State>) => void, host: Host): HTMLElement {

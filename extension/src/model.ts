@@ -1,6 +1,6 @@
 // Pure data-to-view logic: unpacking, filtering, sorting, grouping, deep links. No fact is
 // computed here (Python computes them once, into the document). No DOM, so vitest runs it.
-import type { Fix, Frame, Guard, Session, SourceExplanation } from "./document";
+import type { Fix, Frame, Guard, Recompile, Session, SourceExplanation, Specialization, SymbolFact } from "./document";
 
 /** A list of records as the wire stores it: the keys once, then one row of values each. */
 interface Table {
@@ -159,4 +159,50 @@ export function visibleWindow(
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(total, Math.ceil((scrollTop + height) / rowHeight) + overscan);
   return [first, last];
+}
+
+/** Each source of a symbol as the document says it, the user's name first where a wrapper renamed it. */
+export function sourcesText(s: SymbolFact): string {
+  return s.sources.map((source, i) => (s.user_names?.[i] ? `${s.user_names[i]} (${source})` : source)).join(", ");
+}
+
+// Lookups by key, one table per list of the document (built on first use, kept while the
+// document lives): the guards pane reads a symbol per row, the overview a guard per recompile.
+const tables = new WeakMap<object, Map<string, unknown>>();
+
+function lookup<T>(items: T[], keyOf: (item: T) => string, key: string): T | undefined {
+  let table = tables.get(items) as Map<string, T> | undefined;
+  if (!table) {
+    table = new Map(items.map((item) => [keyOf(item), item]));
+    tables.set(items, table);
+  }
+  return table.get(key);
+}
+
+/** The document's guard with this id, if it has one. */
+export function guardOf(session: Session, id: string | null): Guard | undefined {
+  return id === null ? undefined : lookup(session.guards, (g) => g.id, id);
+}
+
+/** The document's symbol `name` of a compile (what `s27` stands for there), if it lists one. */
+export function symbolOf(session: Session, compileId: string, name: string): SymbolFact | undefined {
+  return lookup(session.symbols, (s) => `${s.compile_id}|${s.name}`, `${compileId}|${name}`);
+}
+
+/** The specialization a reference names (`0/0|L['x'].size()[0]`), if the document has it. */
+export function specializationOf(session: Session, id: string | null): Specialization | undefined {
+  return id === null ? undefined : lookup(session.specializations, (s) => `${s.compile_id}|${s.source}`, id);
+}
+
+/** A guard's symbols with the inputs they stand for: `s27 = L['x'].size()[1]`. */
+export function guardSymbols(session: Session, g: Guard): string[] {
+  return g.symbols.map((name) => {
+    const symbol = symbolOf(session, g.compile_id, name);
+    return symbol?.sources.length ? `${name} = ${sourcesText(symbol)}` : name;
+  });
+}
+
+/** The recompiles of a set of compiles, in the document's order. */
+export function recompilesOf(session: Session, compileIds: Set<string>): Recompile[] {
+  return session.recompiles.filter((r) => compileIds.has(r.compile_id));
 }

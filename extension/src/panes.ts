@@ -2,8 +2,8 @@
 
 import type { SweepData } from "./chart";
 import { sweepChart } from "./chart";
-import type { Fix, Frame, GraphBreak, Guard, Kernel, Session, SymbolFact, WhyStep } from "./document";
-import { h, select } from "./dom";
+import type { Fix, Frame, GraphBreak, Guard, Kernel, Recompile, Session, SymbolFact, WhyStep } from "./document";
+import { append, h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
 import {
   distinct,
@@ -11,8 +11,13 @@ import {
   filterGuards,
   formatHash,
   frames,
+  guardOf,
+  guardSymbols,
+  recompilesOf,
   sortGuards,
   sources,
+  sourcesText,
+  specializationOf,
   verification,
   visibleWindow,
 } from "./model";
@@ -88,17 +93,59 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
     for (const c of frame.compiles.filter((c) => exported && c.fail_reason)) {
       root.appendChild(h("pre", { class: "export-error" }, c.fail_reason ?? ""));
     }
-    for (const r of session.recompiles.filter((r) => frame.compiles.some((c) => c.compile_id === r.compile_id))) {
-      root.appendChild(
-        h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` ${r.compile_id}: ${r.reasons[0] ?? ""}`),
-      );
-    }
     const ids = new Set(frame.compiles.map((c) => c.compile_id));
+    for (const r of recompilesOf(session, ids)) root.appendChild(recompileView(session, r, go, host));
     for (const b of (session.graph_breaks ?? []).filter((b) => ids.has(b.compile_id))) {
       root.appendChild(graphBreakView(b, host));
     }
   }
   return root;
+}
+
+/**
+ * One recompile as the document explains it: its cause, the check that failed (the guard, its
+ * user line, the inputs), the fixes (best first), and torch's own text folded away.
+ */
+export function recompileView(session: Session, r: Recompile, go: Go, host: Host = {}): HTMLElement {
+  const entry = r.failed_entry ? ` (entry ${r.failed_entry} failed)` : "";
+  return h(
+    "div",
+    { class: "recompile", "data-recompile": r.compile_id },
+    h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` compile ${r.compile_id} recompiled${entry}`),
+    failedCheck(session, r, go, host),
+    fixesView(r.fixes, 1),
+    h("details", { class: "reason" }, h("summary", {}, "torch's reason"), h("pre", {}, r.reasons.join("\n"))),
+  );
+}
+
+/** The guard whose check failed (linked to the guards pane) or the constant, and the inputs. */
+function failedCheck(session: Session, r: Recompile, go: Go, host: Host): HTMLElement {
+  const named = r.sources.map((source) => {
+    const name = explanationOf(session, source)?.user_name;
+    return name ? `${name} (${source})` : source;
+  });
+  const root = h("div", { class: "check" }, r.sources.length ? `inputs: ${named.join(", ")}` : "");
+  const guard = guardOf(session, r.guard);
+  const constant = specializationOf(session, r.specialization);
+  if (guard) append(root, guardCheck(session, guard, go, host));
+  else if (constant) root.append(`; ${constant.source} was the constant ${constant.value} in ${constant.compile_id}`);
+  return root;
+}
+
+/** `; failed check s27 > 8 (s27 = L['x'].size()[1]) at demo.py:29`, then the line itself. */
+function guardCheck(session: Session, guard: Guard, go: Go, host: Host): (HTMLElement | string)[] {
+  const frame = guard.user_stack[guard.user_stack.length - 1];
+  const symbols = guardSymbols(session, guard).filter((s) => s.includes(" = "));
+  const link = h(
+    "a",
+    { class: "guard", "data-guard": guard.id, onclick: () => go({ pane: "guards", guard: guard.id }) },
+    guard.expr,
+  );
+  const parts: (HTMLElement | string)[] = ["; failed check ", link];
+  if (symbols.length) parts.push(` (${symbols.join("; ")})`);
+  if (frame) parts.push(" at ", frameLink(frame, host));
+  if (frame?.line) parts.push(h("pre", { class: "code" }, frame.line));
+  return parts;
 }
 
 /** A graph break: its line and reason, the resume frame (or the skip), what it lost, its fixes. */
@@ -143,11 +190,6 @@ function originText(s: SymbolFact): string {
   const at = s.user_frame ? ` at ${s.user_frame.filename}:${s.user_frame.lineno}` : "";
   const asserts = s.runtime_asserts?.length ? `; runtime asserts: ${s.runtime_asserts.join(", ")}` : "";
   return `${s.origin}${at}${asserts}`;
-}
-
-/** Each source, the user's name first where a wrapper frame renamed the input. */
-function sourcesText(s: SymbolFact): string {
-  return s.sources.map((source, i) => (s.user_names?.[i] ? `${s.user_names[i]} (${source})` : source)).join(", ");
 }
 
 /** A compile's library constants, one row per library (the document groups them). */
@@ -230,36 +272,38 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
       `${rows.length} of ${session.guards.length} guards`,
     ),
   );
-  return h("div", {}, filters, virtualTable(rows, state, go, host));
+  return h("div", {}, filters, virtualTable(session, rows, state, go, host));
 }
 
-function virtualTable(rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
-  const columns: [SortKey, string][] = [
-    ["compile_id", "compile"],
-    ["expr", "guard"],
-    ["cause", "cause"],
-    ["status", "status"],
-    ["phase", "phase"],
-  ];
+function virtualTable(session: Session, rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
+  const sortable = (key: SortKey, label: string) =>
+    h(
+      "th",
+      { "data-col": key, onclick: () => go({ sort: key, descending: state.sort === key ? !state.descending : false }) },
+      label + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""),
+    );
   const head = h(
     "tr",
     {},
-    ...columns.map(([key, label]) =>
-      h(
-        "th",
-        { onclick: () => go({ sort: key, descending: state.sort === key ? !state.descending : false }) },
-        label + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""),
-      ),
+    sortable("compile_id", "compile"),
+    sortable("expr", "guard"),
+    h(
+      "th",
+      { "data-col": "symbols", title: "each symbol of the guard and the input dimension it stands for" },
+      "symbols",
     ),
-    h("th", {}, "user line"),
+    sortable("cause", "cause"),
+    sortable("status", "status"),
+    sortable("phase", "phase"),
+    h("th", { "data-col": "line" }, "user line"),
   );
   const body = h("tbody");
-  const scroll = h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), body));
+  const scroll = h("div", { class: "scroll" }, h("table", { class: "guards" }, h("thead", {}, head), body));
   const draw = () => {
     const [first, last] = visibleWindow(scroll.scrollTop, scroll.clientHeight || 480, ROW_HEIGHT, rows.length);
     body.replaceChildren(
       spacer(first * ROW_HEIGHT),
-      ...rows.slice(first, last).map((g) => guardRow(g, state, go, host)),
+      ...rows.slice(first, last).map((g) => guardRow(session, g, state, go, host)),
       spacer((rows.length - last) * ROW_HEIGHT),
     );
   };
@@ -275,14 +319,16 @@ function spacer(height: number): HTMLElement {
   return row;
 }
 
-function guardRow(g: Guard, state: State, go: Go, host: Host): HTMLElement {
+function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host): HTMLElement {
   const frame = g.user_stack[g.user_stack.length - 1];
   const where = frame ? `${basename(frame.filename)}:${frame.lineno}` : "";
+  const symbols = guardSymbols(session, g).join("; ");
   return h(
     "tr",
     { class: `row${state.guard === g.id ? " on" : ""}`, "data-guard": g.id, onclick: () => go({ guard: g.id }) },
     h("td", {}, g.compile_id),
     h("td", { title: g.expr }, g.expr),
+    h("td", { title: symbols, "data-symbols": "" }, symbols),
     h("td", {}, h("span", { class: `cause ${g.cause}` }, g.cause)),
     h("td", {}, g.status),
     h("td", {}, g.phase),
@@ -320,12 +366,20 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
         : `no FX node (control flow${g.instruction ? `, ${g.instruction}` : ""})`,
       g.kernel ? `; kernel ${g.kernel}` : "",
     ),
+    symbolList(session, g),
     h("h4", {}, "user stack"),
     stack(g.user_stack),
     h("details", {}, h("summary", {}, `framework stack (${g.framework_stack.length})`), stack(g.framework_stack)),
     fixesView(g.fixes),
     h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`),
   );
+}
+
+/** The guard's symbols and the input dimensions they stand for; nothing when it has none. */
+function symbolList(session: Session, g: Guard): HTMLElement | null {
+  if (!g.symbols.length) return null;
+  const items = guardSymbols(session, g).map((text) => h("li", {}, h("code", {}, text)));
+  return h("div", { class: "symbols" }, h("h4", {}, "symbols"), h("ul", {}, ...items));
 }
 
 /** One suggested fix: its code, its kind, whether a replay verified it and what that measured. */
@@ -350,11 +404,20 @@ export function fixView(fix: Fix): HTMLElement {
   );
 }
 
-/** The fixes of a guard or an input, best first; nothing when there is none. */
-export function fixesView(fixes: Fix[]): HTMLElement | null {
+/** The fixes of a guard or an input, best first; past the first `shown`, folded; nothing when there is none. */
+export function fixesView(fixes: Fix[], shown = fixes.length): HTMLElement | null {
   if (!fixes.length) return null;
   const title = fixes.length > 1 ? `fixes (${fixes.length}, best first)` : "fix";
-  return h("div", { class: "fixes" }, h("h4", {}, title), ...fixes.map(fixView));
+  const rest = fixes.slice(shown);
+  const more = rest.length
+    ? h(
+        "details",
+        {},
+        h("summary", {}, `${rest.length} more ${rest.length > 1 ? "fixes" : "fix"}`),
+        ...rest.map(fixView),
+      )
+    : null;
+  return h("div", { class: "fixes" }, h("h4", {}, title), ...fixes.slice(0, shown).map(fixView), more);
 }
 
 /** The document's explanation of one input: its steps, guards linked, lines opened by the host. */
@@ -442,15 +505,12 @@ export function sizesPane(session: Session): HTMLElement {
   if (!sweeps.length) return h("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
   const root = h("div");
   for (const sweep of sweeps) {
-    const held = sweep.prediction_held?.filter((v) => v === false).length ?? 0;
-    root.appendChild(
-      h(
-        "p",
-        {},
-        `${sweep.x.length} sizes of ${sweep.axis ?? "?"}; ${sweep.recompiled.filter(Boolean).length} recompiles; prediction missed ${held}`,
-      ),
-    );
-    root.appendChild(h("div", {}, sweepChart(sweep) as unknown as HTMLElement));
+    const missed = sweep.prediction_held?.filter((v) => v === false).length ?? 0;
+    const what =
+      sweep.axis === "runs" ? `${sweep.x.length} re-runs` : `${sweep.x.length} sizes of ${sweep.axis ?? "?"}`;
+    const recompiles = sweep.recompiled.filter(Boolean).length;
+    root.appendChild(h("p", {}, `${what}; ${recompiles} recompiles; prediction missed ${missed}`));
+    root.appendChild(h("div", { class: "chart" }, sweepChart(sweep) as unknown as HTMLElement));
   }
   return root;
 }

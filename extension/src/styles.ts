@@ -1,6 +1,6 @@
 // Styles live in the bundle so the report and the notebook widget look the same.
 export const STYLES = `
-.sd { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; }
+.sd { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; overflow-wrap: anywhere; }
 .sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
 .sd header h1 { font-size: 16px; margin: 0; }
 .sd .muted { color: #656d76; }
@@ -9,9 +9,15 @@ export const STYLES = `
 .sd nav button.on { background: #0969da; color: white; border-color: #0969da; }
 .sd .main { display: flex; gap: 12px; align-items: flex-start; }
 .sd .pane { flex: 1; min-width: 0; }
-.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }
+.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }
+.sd .detail pre { white-space: pre-wrap; }
 .sd table { border-collapse: collapse; width: 100%; }
 .sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }
+.sd table.guards { table-layout: fixed; }
+.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }
+.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }
+.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }
+.sd table.guards th[data-col=line] { width: 14%; }
 .sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }
 .sd tr.row { cursor: pointer; height: 24px; }
 .sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }
@@ -34,7 +40,13 @@ export const STYLES = `
 .sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }
 .sd .problems { color: #9a6700; }
 .sd .fix { margin: 6px 0 10px; }
-.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }
+.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }
+.sd .fixes { min-width: 0; max-width: 100%; }
+.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }
+.sd .recompile .check { margin: 2px 0; }
+.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }
+.sd .recompile .reason pre { white-space: pre-wrap; }
+.sd .chart svg { max-width: 100%; height: auto; }
 .sd .fix .kind { color: #656d76; font-size: 11px; }
 .sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }
 .sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }

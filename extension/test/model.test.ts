@@ -6,9 +6,14 @@ import {
   filterGuards,
   formatHash,
   frames,
+  guardOf,
+  guardSymbols,
   parseHash,
+  recompilesOf,
   sortGuards,
   sources,
+  sourcesText,
+  specializationOf,
   unpack,
   verification,
   visibleWindow,
@@ -273,5 +278,48 @@ describe("sweep chart lanes", () => {
         recompiled: [false, false, true],
       }),
     ).toEqual(["0/2", "0/10", "0/11", "recompile"]);
+  });
+});
+
+describe("what the report looks up in the document", () => {
+  it("says each symbol of a guard with the input it stands for", () => {
+    const two = { ...guard("0/0#3", "((s77//2)) <= s9", "op_requirement"), symbols: ["s77", "s9"] };
+    expect(guardSymbols(session, session.guards[0])).toEqual([`s77 = ${X}`]);
+    expect(guardSymbols(session, two)).toEqual([`s77 = ${X}`, "s9"]); // s9: not in the document
+  });
+  it("puts the user's name first where a wrapper renamed the input", () => {
+    const renamed = { ...symbol("0/0", 8), sources: ["L['args'][0].size()[0]"], user_names: ["x.shape[0]"] };
+    expect(sourcesText(renamed)).toBe("x.shape[0] (L['args'][0].size()[0])");
+  });
+  it("finds a recompile's guard and specialization by the document's references", () => {
+    expect(guardOf(session, "0/0#0")?.expr).toBe("s77 > 4");
+    expect(guardOf(session, null)).toBeUndefined();
+    expect(specializationOf(session, "0/0|L['x']")).toBeUndefined();
+    expect(recompilesOf(session, new Set(["0/1"])).map((r) => r.cause)).toEqual(["user_branch"]);
+    expect(recompilesOf(session, new Set(["0/0"]))).toEqual([]);
+  });
+});
+
+describe("sweep chart axes and tooltip", () => {
+  it("ticks a numeric axis at round values inside its range", async () => {
+    const { niceTicks } = await import("../src/chart");
+    expect(niceTicks(2, 12)).toEqual([2, 4, 6, 8, 10, 12]);
+    expect(niceTicks(2, 32)).toEqual([10, 20, 30]);
+    expect(niceTicks(0, 1000)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(niceTicks(5, 5)).toEqual([5]);
+  });
+  it("says what one point predicted, what served and whether it recompiled", async () => {
+    const { pointText } = await import("../src/chart");
+    const sweep = {
+      axis: X,
+      x: [4, 8, 9],
+      predicted: ["0/0", "0/0", null],
+      actual: ["0/0", "0/1", "0/1"],
+      recompiled: [false, true, false],
+      prediction_held: [true, false, true],
+    };
+    expect(pointText(sweep, 0)).toBe(`${X} = 4: predicted 0/0; served by 0/0`);
+    expect(pointText(sweep, 1)).toBe(`${X} = 8: predicted 0/0; served by 0/1; recompiled; prediction missed`);
+    expect(pointText({ ...sweep, actual: [] }, 2)).toBe(`${X} = 9: predicted a recompile; not re-run`);
   });
 });

@@ -1,12 +1,15 @@
 """The bundled example: a small model that shows several kinds of specialization.
 
 Each call below is what real code does: a first batch of size 1, a branch on the sequence
-length, an int that drives a loop, two inputs that happen to share a size.
+length, an int that drives a loop, two inputs that happen to share a size.  It is compiled
+with Inductor, so the report shows the generated kernels and the sizes baked into them; a
+sweep over sequence lengths fills its sizes chart.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -34,25 +37,65 @@ class TinyBlock(torch.nn.Module):
 
 #: (batch, sequence length, steps): a warmup with batch 1, then what serving sends.
 CALLS = [(1, 6, 2), (4, 6, 2), (4, 12, 3), (3, 5, 3), (3, 5, 4)]
+#: Calls re-run after the capture: each prediction is checked against what torch does.
+RERUNS = [(2, 7, 4), (2, 30, 4), (2, 7, 5)]
+#: The sequence lengths of the sweep (batch 2, 5 steps): the branch flips above 8.
+SWEEP_LENGTHS = list(range(2, 33, 2))
+WIDTH = 16
 
 
-def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.Session:
-    """Compile the example, call it at several sizes under capture, print the answers."""
-    torch.manual_seed(0)
-    model = TinyBlock()
-    compiled = torch.compile(model, backend="aot_eager")
+def inputs(batch: int, length: int, steps: int) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """The model's arguments at these sizes."""
+    return torch.randn(batch, length, WIDTH), torch.randn(batch, length), steps
+
+
+def shapes(batch: int, length: int, steps: int) -> tuple[Any, ...]:
+    """The same call as sizes, the way ``predict``, ``rerun`` and ``sweep`` take it."""
+    return (batch, length, WIDTH), (batch, length), steps
+
+
+def capture_calls(compiled: Any) -> symdebug.LiveSession:
+    """Call the compiled model at each of ``CALLS`` under capture."""
     with symdebug.capture() as session:
-        for batch, length, steps in CALLS:
-            compiled(torch.randn(batch, length, 16), torch.randn(batch, length), steps)
+        for call in CALLS:
+            compiled(*inputs(*call))
+    return session
+
+
+def explain(session: symdebug.Session) -> None:
+    """Print the summary and why each input was specialized."""
     print(session)
     print()
     for name, dim in (("x", 0), ("x", 1), ("steps", None)):
         print(session.why(name, dim))
         print()
-    for batch, length, steps in ((2, 7, 4), (2, 30, 4), (2, 7, 5)):
-        shapes = ((batch, length, 16), (batch, length), steps)
-        print(f"predict{shapes}: {session.predict(*shapes)}")
-        print(f"  rerun: {session.rerun(compiled, *shapes)}")
+
+
+def predict_and_rerun(session: symdebug.LiveSession, compiled: Any) -> None:
+    """Predict each of ``RERUNS``, run it, and keep the run for the report's sizes pane."""
+    for call in RERUNS:
+        sizes = shapes(*call)
+        print(f"predict{sizes}: {session.predict(*sizes)}")
+        result = session.rerun(compiled, *sizes)
+        print(f"  rerun: {result}")
+        session.record_run(str(sizes), result)
+
+
+def sweep_lengths(session: symdebug.LiveSession, compiled: Any) -> None:
+    """Predict, then run, every sequence length of ``SWEEP_LENGTHS``: the report charts it."""
+    calls = [shapes(2, length, 5) for length in SWEEP_LENGTHS]
+    x, mask, steps = (list(column) for column in zip(*calls, strict=True))
+    print(session.sweep(compiled, x=x, mask=mask, steps=steps, progress=False))
+
+
+def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.Session:
+    """Compile the example, call it at several sizes under capture, print the answers."""
+    torch.manual_seed(0)
+    compiled = torch.compile(TinyBlock(WIDTH), backend="inductor")
+    session = capture_calls(compiled)
+    explain(session)
+    predict_and_rerun(session, compiled)
+    sweep_lengths(session, compiled)
     if save:
         session.save(save)
         print(f"session saved to {save}")

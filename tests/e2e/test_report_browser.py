@@ -1,10 +1,14 @@
 """The HTML report in a real browser (Debian's Chromium, driven by Playwright): panes,
-filters, guard detail, why, deep links; hostile strings stay text; no network access."""
+filters, guard detail, why, deep links; fixes wrap inside their panel, each tab has its own
+detail, symbols with their sources, recompiles' causes and fixes, the sizes chart's axes,
+legend and tooltip, the demo's report; hostile strings stay text; no network access."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -78,7 +82,7 @@ def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None
 def test_sizes_pane_draws_the_sweep(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
     page = open_report(browser, report)
     page.click("[data-tab=sizes]")
-    expect(page.locator("svg[data-chart=sweep] circle")).to_have_count(6)
+    expect(page.locator("svg[data-chart=sweep] [data-point] circle")).to_have_count(6)
     expect(page.locator("[data-pane=sizes]")).to_contain_text("6 sizes of L['x'].size()[0]")
     page.screenshot(path=str(SHOTS / "sizes.png"))
 
@@ -124,6 +128,9 @@ def test_hostile_strings_render_as_text(browser, tmp_path: Path) -> None:  # typ
     expect(page.locator(".detail")).to_contain_text(HOSTILE)  # shown as the text it is
     assert page.evaluate("window.pwned") is None
     expect(page.locator("img")).to_have_count(0)
+    page.click("[data-tab=overview]")
+    expect(page.locator(".recompile").first).to_contain_text(HOSTILE)  # the failed check's line
+    assert page.evaluate("window.pwned") is None
     assert page.errors == []
     redacted = s.to_html(tmp_path / "redacted.html", redact=True).read_text()
     assert "onerror" not in redacted and str(tmp_path) not in redacted
@@ -193,4 +200,153 @@ def test_fixes_show_code_kind_verification_and_effect(browser, tmp_path: Path) -
     expect(detail.locator("pre")).to_contain_text("torch.cond(")
     expect(detail.locator(".badge")).to_have_text(re.compile("verified|not tried"))
     page.screenshot(path=str(SHOTS / "fixes.png"))
+    assert page.errors == []
+
+
+# A setting that names many inputs: one token of 900 characters, no space to break it at.
+LONG_FIX = (
+    'torch.compiler.config.dynamic_sources = "'
+    + ",".join(f"L['input_{i}']:0" for i in range(60))
+    + '"'
+)
+
+OVERFLOWING = """(panel) => [panel, ...panel.querySelectorAll('*')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1
+    || e.getBoundingClientRect().right > panel.getBoundingClientRect().right + 1)
+  .map((e) => e.tagName + '.' + e.className)"""
+
+
+def long_fix_report(path: Path) -> Path:
+    """The branch scenario with its user_branch fix made one long unbreakable line."""
+    s, _ = capture_branch_and_view()
+    recompile = next(r for r in s.recompiles if r.cause == "user_branch")
+    for fix in (
+        *recompile.fixes,
+        *(f for g in s.guards for f in g.fixes if g.cause == "user_branch"),
+    ):
+        fix.code = LONG_FIX
+    return s.to_html(path)
+
+
+def test_fix_text_wraps_inside_its_panel(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, long_fix_report(tmp_path / "long.html"))
+    page.set_viewport_size({"width": 900, "height": 900})
+    page.click("[data-tab=guards]")
+    page.select_option("select[aria-label=cause]", "user_branch")
+    page.locator("tr.row").first.click()
+    detail = page.locator(".detail")
+    expect(detail.locator(".fix pre").first).to_have_text(LONG_FIX)
+    assert detail.evaluate(OVERFLOWING) == []  # the detail and all in it fit its width
+    page.screenshot(path=str(SHOTS / "long-fix.png"))
+    page.click("[data-tab=why]")
+    page.select_option("select[aria-label=source]", "L['x'].size()[0]")
+    fixes = page.locator("[data-pane=why] .fixes")
+    expect(fixes.locator("pre", has_text=LONG_FIX)).to_be_visible()
+    assert fixes.evaluate(OVERFLOWING) == []
+    page.click("[data-tab=overview]")
+    recompile = page.locator(".recompile").first
+    expect(recompile.locator(".fix pre")).to_have_text(LONG_FIX)
+    assert recompile.evaluate(OVERFLOWING) == []
+    assert page.errors == []
+
+
+def test_guard_detail_belongs_to_the_guards_tab(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=guards]")
+    page.locator("tr.row").first.click()
+    detail = page.locator(".detail [data-detail]")
+    expect(detail).to_be_visible()
+    guard_id = detail.get_attribute("data-detail")
+    for tab in ("overview", "symbols", "why", "kernels", "sizes"):
+        page.click(f"[data-tab={tab}]")
+        expect(page.locator(f"[data-pane={tab}]")).to_be_visible()
+        expect(page.locator(".detail")).to_have_count(0)
+        assert page.evaluate("location.hash") == f"#{tab}"
+    page.click("[data-tab=guards]")  # the guards tab still has its guard
+    expect(detail).to_have_attribute("data-detail", guard_id or "")
+    assert page.errors == []
+
+
+def test_guards_table_shows_each_symbol_with_its_source(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=guards]")
+    page.select_option("select[aria-label=cause]", "user_branch")
+    row = page.locator("tr.row").first
+    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^s\d+ [<>]=? 4$"))
+    symbol = row.locator("td").nth(1).inner_text().split()[0]
+    expect(row.locator("[data-symbols]")).to_have_text(f"{symbol} = L['x'].size()[0]")
+    page.select_option("select[aria-label=cause]", "op_requirement")
+    two = page.locator("tr.row", has_text="L['y'].size()[0]").first  # ((s77//2)) <= s17
+    expect(two.locator("[data-symbols]")).to_contain_text(f"{symbol} = L['x'].size()[0]")
+    expect(two.locator("[data-symbols]")).to_have_text(
+        re.compile(r"; s\d+ = L\['y'\]\.size\(\)\[0\]$")
+    )
+    two.click()
+    expect(page.locator(".detail .symbols")).to_contain_text(f"{symbol} = L['x'].size()[0]")
+    assert page.errors == []
+
+
+def test_overview_shows_causes_and_fixes_of_recompiles(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    recompile = page.locator(".recompile[data-recompile='0/1']")
+    expect(recompile.locator(".cause")).to_have_text("user_branch")
+    expect(recompile).to_contain_text("inputs: L['x'].size()[0]")
+    expect(recompile.locator(".check")).to_contain_text(re.compile(r"failed check s\d+ > 4"))
+    expect(recompile.locator(".check pre")).to_contain_text("# BRANCH")
+    expect(recompile.locator(".fix pre").first).to_contain_text("torch.cond(x.shape[0] > 4")
+    expect(recompile.locator(".fix .badge").first).to_have_text("not tried")
+    reason = recompile.locator("details.reason")
+    expect(reason.locator("pre")).to_be_hidden()  # torch's own text, folded away
+    reason.locator("summary").click()
+    expect(reason.locator("pre")).to_contain_text("0/0:")
+    recompile.locator(".check a.guard").click()  # the failed check opens in the guards tab
+    expect(page.locator(".detail [data-detail]")).to_contain_text("user_branch")
+    assert page.errors == []
+
+
+def test_sizes_chart_has_axes_legend_and_tooltip(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=sizes]")
+    chart = page.locator("svg[data-chart=sweep]").last
+    expect(chart.locator("[data-axis=x]")).to_contain_text("L['x'].size()[0]")
+    expect(chart.locator("[data-axis=x] .tick")).not_to_have_count(0)
+    expect(chart.locator("[data-axis=y]")).to_contain_text("cache entry that serves")
+    expect(chart.locator("[data-axis=y]")).to_contain_text("recompile")
+    legend = chart.locator("[data-legend]")
+    for label in ("predicted entry", "entry that served", "recompiled"):
+        expect(legend).to_contain_text(label)
+    tooltip = chart.locator("[data-tooltip]")
+    expect(tooltip).to_be_hidden()
+    chart.locator("[data-point='2']").hover()
+    expect(tooltip).to_be_visible()
+    expect(tooltip).to_have_text(
+        re.compile(r"^L\['x'\]\.size\(\)\[0\] = 6: predicted .*; served by ")
+    )
+    expect(chart.locator("[data-point='2'] title")).to_contain_text("= 6: predicted")
+    page.screenshot(path=str(SHOTS / "sizes-tooltip.png"))
+    assert page.errors == []
+
+
+def test_demo_report_fills_every_tab(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "demo.html"
+    # What `make demo` runs, in a process of its own.
+    command = [sys.executable, "-m", "symdebug", "demo", "--report", str(path)]
+    subprocess.run(command, check=True, capture_output=True, timeout=600)
+    page = open_report(browser, path)
+    expect(page.locator(".recompile").first).to_be_visible()
+    for tab, filled in (
+        ("symbols", "tr.row"),
+        ("guards", "tr.row"),
+        ("why", ".steps li"),
+        ("kernels", "[data-pane=kernels] details"),
+        ("sizes", "svg[data-chart=sweep] [data-point]"),
+    ):
+        page.click(f"[data-tab={tab}]")
+        expect(page.locator(filled).first).to_be_visible()
+    page.click("[data-tab=kernels]")
+    expect(page.locator("[data-pane=kernels]")).not_to_contain_text("no generated kernels")
+    expect(page.locator("[data-pane=kernels]")).to_contain_text("ks0 = ")  # a size argument
+    page.click("[data-tab=sizes]")
+    expect(page.locator("[data-pane=sizes]")).to_contain_text("sizes of L['x'].size()[1]")
+    expect(page.locator("[data-pane=sizes]")).to_contain_text("3 re-runs")
     assert page.errors == []
