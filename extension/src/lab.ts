@@ -1,6 +1,9 @@
 // The JupyterLab 4 extension: a renderer for symdebug's session MIME type (the same viewer as
 // the report, so a saved notebook reopens interactive without a kernel), jump to source from
 // stack frames, and a command that exports the selected output as an HTML report.
+// The explorer of `%symdebug` is a widget whose output also holds the session: its model lives
+// in the kernel that made it, so once that kernel is gone the output shows the report instead
+// of ipywidgets' "model not found".
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
 import { ICommandPalette, Notification } from "@jupyterlab/apputils";
 import { PageConfig } from "@jupyterlab/coreutils";
@@ -9,7 +12,7 @@ import type { NotebookPanel } from "@jupyterlab/notebook";
 import { INotebookTracker } from "@jupyterlab/notebook";
 import { IRenderMimeRegistry } from "@jupyterlab/rendermime";
 import type { IRenderMime } from "@jupyterlab/rendermime-interfaces";
-import { Widget } from "@lumino/widgets";
+import { Panel, Widget } from "@lumino/widgets";
 import type { Frame } from "./document";
 import { MIME_TYPE } from "./document";
 import { render } from "./index";
@@ -17,6 +20,7 @@ import { cellNumber, reportFromBundle, reportPath, serverRelative } from "./labp
 import type { Wire } from "./model";
 
 const EXPORT = "symdebug:export-report";
+const RANK = -20;
 
 interface Editor {
   setCursorPosition(p: { line: number; column: number }): void;
@@ -28,17 +32,71 @@ interface Outputs {
   get(i: number): { data: Record<string, unknown> };
 }
 
-/** One symdebug output: the viewer, told how to open frames from inside this page. */
-class SessionOutput extends Widget implements IRenderMime.IRenderer {
-  constructor(private readonly openFrame: (frame: Frame, from: HTMLElement) => void) {
+const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+
+/**
+ * The widget view of an output whose model the kernel still holds; otherwise why the report
+ * stays: `gone` (no kernel, or another one), `untrusted` (JupyterLab runs no widget code then).
+ */
+type LiveView = (
+  options: IRenderMime.IRendererOptions,
+  model: IRenderMime.IMimeModel,
+) => Promise<Widget | "gone" | "untrusted">;
+
+/**
+ * One symdebug output: the viewer, told how to open frames from inside this page.  An
+ * explorer's output shows the widget while its model lives in the kernel, else the report.
+ */
+class SessionOutput extends Panel implements IRenderMime.IRenderer {
+  private readonly report = new Widget();
+
+  constructor(
+    private readonly options: IRenderMime.IRendererOptions,
+    private readonly openFrame: (frame: Frame, from: HTMLElement) => void,
+    private readonly liveView: LiveView,
+  ) {
     super();
     this.addClass("jp-SymdebugOutput");
+    this.addWidget(this.report);
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const data = model.data[MIME_TYPE] as unknown as Wire;
-    render(this.node, data, { deepLinks: false, openFrame: (frame) => this.openFrame(frame, this.node) });
+    render(this.report.node, data, { deepLinks: false, openFrame: (frame) => this.openFrame(frame, this.node) });
+    if (!(WIDGET_VIEW in model.data)) return;
+    const live = await this.liveView(this.options, model);
+    // The explorer's state, for the page and its tests: its widget, or why the report stays.
+    this.node.dataset.widget = typeof live === "string" ? live : "live";
+    if (typeof live === "string") return;
+    this.report.hide();
+    this.addWidget(live);
   }
+}
+
+/** The widget ids (comm ids) the notebook's kernel holds now; empty without a kernel. */
+async function kernelWidgets(panel: NotebookPanel): Promise<Set<string>> {
+  await panel.sessionContext.ready;
+  const kernel = panel.sessionContext.session?.kernel;
+  if (!kernel) return new Set();
+  const reply = await kernel.requestCommInfo({ target_name: "jupyter.widget" });
+  const comms = reply.content.status === "ok" ? reply.content.comms : {};
+  return new Set(Object.keys(comms));
+}
+
+/** ipywidgets' own view of the output, when the kernel still holds its model. */
+function liveViewIn(tracker: INotebookTracker): LiveView {
+  return async (options, model) => {
+    if (!model.trusted) return "untrusted";
+    const panel = tracker.find((p) => p.content.rendermime.resolver === options.resolver);
+    const view = model.data[WIDGET_VIEW] as { model_id?: string } | undefined;
+    if (!panel || !view?.model_id) return "gone";
+    if (!(await kernelWidgets(panel)).has(view.model_id)) return "gone";
+    const factory = panel.content.rendermime.getFactory(WIDGET_VIEW);
+    if (!factory) return "gone";
+    const renderer = factory.createRenderer({ ...options, mimeType: WIDGET_VIEW });
+    await renderer.renderModel(model);
+    return renderer;
+  };
 }
 
 function placeCursor(editor: Editor | null | undefined, lineno: number): void {
@@ -127,10 +185,18 @@ const plugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
   ) => {
     const open = frameOpener(app, tracker, docs);
-    // Rank 10 puts the viewer before text/html (the report in an iframe, for other frontends).
+    const live = liveViewIn(tracker);
+    // Rank -20 puts the viewer before ipywidgets' view (-10: an explorer's output holds both;
+    // the viewer hands over to the widget while it lives) and text/html (the report in an
+    // iframe, for other frontends).
     registry.addFactory(
-      { safe: true, mimeTypes: [MIME_TYPE], defaultRank: 10, createRenderer: () => new SessionOutput(open) },
-      10,
+      {
+        safe: true,
+        mimeTypes: [MIME_TYPE],
+        defaultRank: RANK,
+        createRenderer: (options) => new SessionOutput(options, open, live),
+      },
+      RANK,
     );
     app.commands.addCommand(EXPORT, {
       label: "symdebug: Export Selected Output as HTML Report",

@@ -4,6 +4,10 @@ A notebook is executed once (nbclient, a real kernel) and saved with its symdebu
 JupyterLab then serves it on localhost with no kernel able to start, and the saved output must
 come back as the interactive viewer; clicking a frame in a cell activates that cell, a frame in
 a file opens the file at its line, and the command palette exports the output as a report.
+
+A second JupyterLab, with kernels, runs a notebook in the page: the explorer of ``%symdebug``
+runs the compiled function, a ``%%symdebug`` cell's frames link to that cell, and once saved
+and reopened under a new kernel the explorer's output is the report (its widget model is gone).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -54,6 +59,7 @@ CELLS = [
 ]
 #: The programs the last cell runs, copied next to the notebook.
 PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "programs"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MECHANISMS = ("graph_breaks.py", "unbacked.py", "export_dim.py")
 
 
@@ -65,12 +71,13 @@ class Lab:
     token: str
     root: Path
 
-    def api(self, path: str) -> object:
+    def api(self, path: str, method: str = "GET") -> object:
         request = urllib.request.Request(
-            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
+            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}, method=method
         )
         with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
+            body = response.read()
+        return json.loads(body) if body else None
 
 
 def _saved_notebook(root: Path) -> Path:
@@ -86,19 +93,25 @@ def _saved_notebook(root: Path) -> Path:
     return path
 
 
-def _isolated_jupyter(base: Path) -> dict[str, str]:
-    """Jupyter dirs of the test's own: the extension as pip installs it, and no kernels."""
+def _isolated_jupyter(base: Path, kernels: bool = False) -> dict[str, str]:
+    """Jupyter dirs of the test's own: the extension as pip installs it, and no kernels
+    (unless ``kernels``: then the environment's own Python kernel)."""
     data, config = base / "data", base / "config"
     extension = data / "labextensions" / "symdebug"
     shutil.copytree(REPO / "symdebug" / "labextension", extension)
     shutil.copy(REPO / "extension" / "install.json", extension)
     config.mkdir()
-    no_kernels = {"KernelSpecManager": {"allowed_kernelspecs": ["no-such-kernel"]}}
-    (config / "jupyter_server_config.json").write_text(json.dumps(no_kernels))
+    if not kernels:
+        no_kernels = {"KernelSpecManager": {"allowed_kernelspecs": ["no-such-kernel"]}}
+        (config / "jupyter_server_config.json").write_text(json.dumps(no_kernels))
     # No news and no update check: nothing leaves localhost.
     settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    if kernels:  # a notebook starts the kernel it names, without asking
+        tracker = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+        tracker.mkdir(parents=True)
+        (tracker / "tracker.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
     return {
         "JUPYTER_DATA_DIR": str(data),
         "JUPYTER_CONFIG_DIR": str(config),
@@ -144,9 +157,14 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     root = tmp_path_factory.mktemp("notebooks")
     _saved_notebook(root)
+    yield from _serve(tmp_path_factory, root, kernels=False)
+
+
+def _serve(factory: pytest.TempPathFactory, root: Path, kernels: bool) -> Iterator[Lab]:
+    """JupyterLab on ``root`` until the generator is closed; then it and all it started stop."""
     # The token reaches the server through its environment, never a command line.
     token = secrets.token_hex(24)
-    env = {**os.environ, **_isolated_jupyter(tmp_path_factory.mktemp("jupyter"))}
+    env = {**os.environ, **_isolated_jupyter(factory.mktemp("jupyter"), kernels)}
     env["JUPYTER_TOKEN"] = token
     port = _free_port()
     args = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}"]
@@ -271,6 +289,136 @@ def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type:
     page.locator(".jp-SymdebugOutput header").first.click(button="right")
     page.locator(".lm-Menu-item", has_text="Export Selected Output").click()
     assert "Cell [2]" in _exported(lab).read_text()
+
+
+LIVE_CELLS = [
+    "%load_ext symdebug\nimport torch",
+    "def f(x):\n    if x.shape[0] > 4:\n        return x * 2\n    return x + 1\n"
+    'cf = torch.compile(f, backend="eager", dynamic=True)\ncf(torch.randn(8)); cf(torch.randn(3))',
+    "%%symdebug\ndef g(x):\n    return x.view(-1, 2).sum(0)\n"
+    'cg = torch.compile(g, backend="eager")\ncg(torch.randn(8)); cg(torch.randn(6))',
+    "%symdebug",
+]
+
+
+def _shut_down_kernels(lab: Lab) -> None:
+    """End every session and kernel of the server, and wait until none is left."""
+    for session in lab.api("/api/sessions") or []:  # type: ignore[union-attr]
+        lab.api(f"/api/sessions/{session['id']}", method="DELETE")
+    for kernel in lab.api("/api/kernels") or []:  # type: ignore[union-attr]
+        lab.api(f"/api/kernels/{kernel['id']}", method="DELETE")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while lab.api("/api/kernels") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert lab.api("/api/kernels") == [], "the kernels did not stop"
+
+
+@pytest.fixture(scope="module")
+def live_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """JupyterLab with the environment's Python kernel, serving an unrun notebook."""
+    root = tmp_path_factory.mktemp("live")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LIVE_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, root / "live.ipynb")
+    served = _serve(tmp_path_factory, root, kernels=True)
+    lab = next(served)
+    try:
+        yield lab
+    finally:
+        with contextlib.suppress(OSError, AssertionError):
+            _shut_down_kernels(lab)  # before the server: a kernel runs in a session of its own
+        served.close()
+
+
+def _open_live(browser, lab: Lab):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(WAIT_MS)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(f"{lab.url}/lab/tree/live.ipynb?token={lab.token}")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    # The kernel is up when the status bar names it idle.
+    expect(page.locator("#jp-main-statusbar")).to_contain_text("Python 3 (ipykernel) | Idle")
+    return page
+
+
+def _cell(page, index: int):  # type: ignore[no-untyped-def]
+    return page.locator(".jp-Notebook .jp-Cell").nth(index)
+
+
+@pytest.fixture(scope="module")
+def live_page(browser, live_lab: Lab):  # type: ignore[no-untyped-def]
+    """The notebook run top to bottom in the page (Shift+Enter in each cell), in a new kernel."""
+    page = _open_live(browser, live_lab)
+    for index in range(len(LIVE_CELLS)):
+        prompt = _cell(page, index).locator(".jp-InputArea-prompt")
+        prompt.click()
+        page.keyboard.press("Shift+Enter")
+        expect(prompt).to_have_text(f"[{index + 1}]:")  # run, and numbered as JupyterLab shows
+    # The explorer's widget: its model lives in this kernel.
+    _cell(page, 3).locator(".jp-SymdebugOutput[data-widget=live]").wait_for()
+    yield page
+    page.close()
+
+
+def test_run_from_the_line_magic_explorer(live_page) -> None:  # type: ignore[no-untyped-def]
+    view = _cell(live_page, 3).locator(".jp-SymdebugOutput")
+    view.locator("select[aria-label=frame]").select_option("f")
+    view.locator("input[aria-label=sizes]").fill("[[2]]")
+    view.locator("button[data-action=run]").click()
+    expect(view.locator("[data-results]")).to_contain_text("[1] run: served by 0/1")
+    expect(view.locator("[data-results]")).to_contain_text("prediction held")
+    expect(view.locator("[data-error]")).to_have_text("")
+    assert not live_page.errors
+
+
+def test_frame_link_of_a_cell_magic_activates_its_cell(live_page) -> None:  # type: ignore[no-untyped-def]
+    _cell(live_page, 0).locator(".jp-InputPrompt").click()
+    expect(_active_cell_editor(live_page)).to_contain_text("load_ext")
+    view = _cell(live_page, 2).locator(".jp-SymdebugOutput")
+    view.locator("[data-tab=guards]").click()
+    expect(_cell(live_page, 2).locator(".jp-InputPrompt")).to_contain_text("[3]")
+    view.locator("button.frame-link[data-frame^='Cell [3]']").first.click()
+    expect(_active_cell_editor(live_page)).to_contain_text("def g(x)")
+    expect(_cell(live_page, 2)).to_have_class(re.compile(r"\bjp-mod-active\b"))  # not the next
+
+
+def test_saved_notebook_reopens_with_the_report_under_a_new_kernel(  # type: ignore[no-untyped-def]
+    live_page, browser, live_lab: Lab
+) -> None:
+    _cell(live_page, 0).locator(".jp-InputPrompt").click()
+    live_page.keyboard.press("Control+s")
+    saved = _saved_with_widget(live_lab.root / "live.ipynb")
+    assert MIME_TYPE in saved.cells[3].outputs[0]["data"]
+    live_page.close()
+    _shut_down_kernels(live_lab)  # the explorer's model goes with its kernel
+    page = _open_live(browser, live_lab)
+    try:
+        output = _cell(page, 3).locator(".jp-SymdebugOutput")
+        # Trusted (JupyterLab signed it on save), under a kernel that never made the widget.
+        expect(output).to_have_attribute("data-widget", "gone")
+        assert live_lab.api("/api/kernels")  # reopened with a kernel
+        view = output.locator(".sd").first
+        expect(view.locator("header")).to_be_visible()
+        view.locator("[data-tab=guards]").click()
+        expect(view.locator("tr[data-guard]").first).to_be_visible()
+        expect(page.get_by_text("Error displaying widget")).to_have_count(0)
+        assert not page.errors
+    finally:
+        page.close()
+
+
+def _saved_with_widget(path: Path) -> nbformat.NotebookNode:
+    """The notebook on disk once the server has saved the explorer's output in it."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        with contextlib.suppress(ValueError, OSError, nbformat.reader.NotJSONError):
+            notebook = nbformat.read(path, as_version=4)
+            outputs = notebook.cells[3].get("outputs", [])
+            if outputs and WIDGET_VIEW in outputs[0].get("data", {}):
+                return notebook
+        time.sleep(0.2)
+    pytest.fail(f"{path} was not saved with the explorer's output")
 
 
 def _exported(lab: Lab) -> Path:
