@@ -329,9 +329,9 @@ function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host):
     h("td", {}, g.compile_id),
     h("td", { title: g.expr }, g.expr),
     h("td", { title: symbols, "data-symbols": "" }, symbols),
-    h("td", {}, h("span", { class: `cause ${g.cause}` }, g.cause)),
-    h("td", {}, g.status),
-    h("td", {}, g.phase),
+    h("td", { title: g.cause }, h("span", { class: `cause ${g.cause}` }, g.cause)),
+    h("td", { title: g.status }, g.status),
+    h("td", { title: g.phase }, g.phase),
     h("td", { title: frame?.line ?? "" }, frame ? (host.openFrame ? frameLink(frame, host, where) : where) : ""),
   );
 }
