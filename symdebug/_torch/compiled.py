@@ -13,3 +13,8 @@ def original_callable(compiled: Any) -> Any:
     return getattr(compiled, "_torchdynamo_orig_callable", None) or getattr(
         compiled, "__wrapped__", compiled
     )
+
+
+def is_compile_result(value: Any) -> bool:
+    """True for what ``torch.compile`` returns (a wrapped function or an ``OptimizedModule``)."""
+    return hasattr(value, "_torchdynamo_orig_callable")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import CodeType
 from typing import Any
 
-from symdebug._torch.compiled import original_callable
+from symdebug._torch.compiled import is_compile_result, original_callable
 from symdebug.api import Session
 from symdebug.live import LiveSession
 from symdebug.queries.predict import frame_compiles
@@ -23,7 +23,7 @@ def compiled_codes(value: Any) -> list[CodeType]:
     A compiled function compiles its own code; a compiled module, its ``forward``.  Anything
     that is not a ``torch.compile`` result compiles nothing: an empty list.
     """
-    if not hasattr(value, "_torchdynamo_orig_callable"):
+    if not is_compile_result(value):
         return []
     original = original_callable(value)
     forward = getattr(original, "forward", None)
