@@ -44,7 +44,20 @@ def parse_arguments(text: str) -> tuple[list[Any], dict[str, Any]]:
 
 
 class Explorer(anywidget.AnyWidget):
-    """The session explorer widget; ``compiled`` (or ``namespace``, to find it) enables Run."""
+    """The session explorer widget: the report viewer with Predict, Run and Verify fixes.
+
+    Parameters
+    ----------
+    session
+        The session to show (a live one follows later compiles on ``refresh``).
+    compiled
+        What ``torch.compile`` returned: Run calls it.
+    workload
+        A no-argument callable that makes the calls again: enables Verify fixes.
+    namespace
+        Where Run finds the compiled function of the chosen frame when ``compiled`` is None
+        (``%symdebug`` passes the notebook's names): matched by the frame's code object.
+    """
 
     _esm = resources.files("symdebug").joinpath("_static/widget.mjs").read_text(encoding="utf-8")
     session_json = traitlets.Unicode("{}").tag(sync=True)
