@@ -8,6 +8,7 @@ sweep over sequence lengths fills its sizes chart.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,14 @@ RERUNS = [(2, 7, 4), (2, 30, 4), (2, 7, 5)]
 #: The sequence lengths of the sweep (batch 2, 5 steps): the branch flips above 8.
 SWEEP_LENGTHS = list(range(2, 33, 2))
 WIDTH = 16
+
+
+def backend() -> str:
+    """Inductor where a C++ compiler can build its CPU kernels, else ``aot_eager`` (no kernels)."""
+    if any(shutil.which(name) for name in ("c++", "g++", "clang++")):
+        return "inductor"
+    print("no C++ compiler on PATH: compiling with aot_eager (the report shows no kernels)\n")
+    return "aot_eager"
 
 
 def inputs(batch: int, length: int, steps: int) -> tuple[torch.Tensor, torch.Tensor, int]:
@@ -91,7 +100,7 @@ def sweep_lengths(session: symdebug.LiveSession, compiled: Any) -> None:
 def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.Session:
     """Compile the example, call it at several sizes under capture, print the answers."""
     torch.manual_seed(0)
-    compiled = torch.compile(TinyBlock(WIDTH), backend="inductor")
+    compiled = torch.compile(TinyBlock(WIDTH), backend=backend())
     session = capture_calls(compiled)
     explain(session)
     predict_and_rerun(session, compiled)
