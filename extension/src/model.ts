@@ -132,9 +132,23 @@ export function sources(session: Session): string[] {
   return distinct(session.explanations, (e) => e.source);
 }
 
-/** The document's explanation of one input (computed by Python), if it has one. */
+/** The document's explanations of one input, one per frame that saw it, the newest last. */
+export function explanationsOf(session: Session, source: string): SourceExplanation[] {
+  return session.explanations.filter((e) => e.source === source);
+}
+
+/** The document's explanation of one input in its newest frame (as Python's `why`), if any. */
 export function explanationOf(session: Session, source: string): SourceExplanation | undefined {
-  return session.explanations.find((e) => e.source === source);
+  return explanationsOf(session, source).at(-1);
+}
+
+/** The frame of a compile, named by where it was defined: `score (frame 1, cell.py:3)`. */
+export function frameLabel(session: Session, compileId: string): string {
+  const c = session.compiles.find((compile) => compile.compile_id === compileId);
+  if (!c) return `compile ${compileId}`;
+  const generation = c.generation ? `@${c.generation}` : "";
+  const where = c.filename ? `, ${c.filename}:${c.lineno}` : "";
+  return `${c.callee?.qualname || c.name} (frame ${c.frame_id}${generation}${where})`;
 }
 
 export type Link = { pane: string; id?: string };

@@ -8,8 +8,10 @@ import type { GuardFilter, SortKey } from "./model";
 import {
   distinct,
   explanationOf,
+  explanationsOf,
   filterGuards,
   formatHash,
+  frameLabel,
   frames,
   guardOf,
   guardSymbols,
@@ -424,10 +426,21 @@ export function fixesView(fixes: Fix[], shown = fixes.length): HTMLElement | nul
 export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const all = sources(session);
   const chosen = state.source ?? all[0] ?? "";
-  const explanation = explanationOf(session, chosen);
-  // Fix steps are shown as the fixes themselves, with what a replay verified.
-  const steps = (explanation?.steps ?? []).filter((s) => s.kind !== "fix");
-  const list = h("ol", { class: "steps" }, ...steps.map((s) => h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
+  const explained = explanationsOf(session, chosen);
+  const explanation = explained.at(-1);
+  // Another frame that saw an input of the same name (another function, or an older
+  // definition of this one) has an explanation of its own: shown apart, folded.
+  const others = explained
+    .slice(0, -1)
+    .map((e) =>
+      h(
+        "details",
+        { class: "other-frame" },
+        h("summary", {}, `also in ${frameLabel(session, e.compile_id)}`),
+        stepList(e.steps, go, host),
+        fixesView(e.fixes),
+      ),
+    );
   return h(
     "div",
     {},
@@ -441,9 +454,19 @@ export function whyPane(session: Session, state: State, go: Go, host: Host = {})
         return name ? `${name} (${v})` : v;
       },
     ),
-    list,
+    explanation && explained.length > 1
+      ? h("p", { class: "frame-of" }, `in ${frameLabel(session, explanation.compile_id)}`)
+      : null,
+    stepList(explanation?.steps ?? [], go, host),
     fixesView(explanation?.fixes ?? []),
+    ...others,
   );
+}
+
+/** The steps of an explanation; fix steps are shown as the fixes themselves (with what a replay verified). */
+function stepList(steps: WhyStep[], go: Go, host: Host): HTMLElement {
+  const shown = steps.filter((s) => s.kind !== "fix");
+  return h("ol", { class: "steps" }, ...shown.map((s) => h("li", { "data-kind": s.kind }, whyStep(s, go, host))));
 }
 
 function whyStep(s: WhyStep, go: Go, host: Host): HTMLElement | string {

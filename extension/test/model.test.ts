@@ -3,8 +3,10 @@ import type { Cause, Compile, Fix, Guard, Session, SourceExplanation, SymbolFact
 import type { Wire } from "../src/model";
 import {
   explanationOf,
+  explanationsOf,
   filterGuards,
   formatHash,
+  frameLabel,
   frames,
   guardOf,
   guardSymbols,
@@ -208,6 +210,15 @@ describe("overview and why", () => {
     expect(explanationOf(session, "L['y'].size()[0]")).toBeUndefined();
     const other = { ...explanation, source: "L['y'].size()[0]" };
     expect(sources({ ...session, explanations: [other, explanation] })).toEqual([X, "L['y'].size()[0]"]);
+  });
+  it("answers for the newest frame that saw an input, and names each frame", () => {
+    const older = { ...explanation, compile_id: "0/0" };
+    const twice = { ...session, explanations: [older, explanation] };
+    expect(explanationsOf(twice, X)).toEqual([older, explanation]);
+    expect(explanationOf(twice, X)).toBe(explanation);
+    expect(sources(twice)).toEqual([X]);
+    expect(frameLabel(twice, "0/1")).toMatch(/^\S+ \(frame 0, /);
+    expect(frameLabel(twice, "9/9")).toBe("compile 9/9");
   });
 });
 

@@ -107,11 +107,33 @@ def _steps(
     return steps
 
 
-def explain(index: FactIndex, source: Source) -> SourceExplanation:
-    """The explanation of one input (named exactly as its symbols name it)."""
-    symbol = [s for s in index.symbols_for(source) if source in s.sources][-1]
+#: One definition of one compiled frame: ``(generation, frame id)``.  A function defined
+#: again (a re-run notebook cell) is another frame, and two functions may name an input alike.
+FrameKey = tuple[int, int]
+
+
+def _frame_of(index: FactIndex, compile_id: str) -> FrameKey | None:
+    compile_ = index.compile.get(compile_id)
+    return (compile_.generation, compile_.frame_id) if compile_ is not None else None
+
+
+def explain(index: FactIndex, source: Source, frame: FrameKey | None = None) -> SourceExplanation:
+    """The explanation of one input (named exactly as its symbols name it) in one frame.
+
+    Only that frame's symbols and recompiles count: another function's ``x``, or an older
+    definition of this one, has an explanation of its own.
+    """
+    symbol = [
+        s
+        for s in index.symbols_for(source)
+        if source in s.sources and (frame is None or _frame_of(index, s.compile_id) == frame)
+    ][-1]
     guards = explanation_guards(index, symbol, source)
-    recompiles = index.recompiles_for(source)
+    recompiles = [
+        r
+        for r in index.recompiles_for(source)
+        if frame is None or _frame_of(index, r.compile_id) == frame
+    ]
     explanation = SourceExplanation(
         source=source,
         compile_id=symbol.compile_id,
@@ -132,7 +154,15 @@ def explain(index: FactIndex, source: Source) -> SourceExplanation:
 
 
 def explain_sources(facts: Facts) -> None:
-    """Fill ``facts.explanations``: one per input any compile saw, in first-seen order."""
+    """Fill ``facts.explanations``: one per input of each frame, in first-seen order.
+
+    An input seen by several frames comes once per frame, the newest frame last (so lookups
+    by input alone answer for the newest definition).
+    """
     index = FactIndex(facts)
-    sources = dict.fromkeys(source for symbol in facts.symbols for source in symbol.sources)
-    facts.explanations = [explain(index, source) for source in sources]
+    seen = dict.fromkeys(
+        (_frame_of(index, symbol.compile_id), source)
+        for symbol in facts.symbols
+        for source in symbol.sources
+    )
+    facts.explanations = [explain(index, source, frame) for frame, source in seen]

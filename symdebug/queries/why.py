@@ -261,7 +261,7 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         graph_breaks=breaks_of(index, stored.source),
         user_name=stored.user_name,
         data_dependent=[s.text for s in stored.steps if s.text.startswith(DATA_DEPENDENT)],
-        other_frames=_other_frames(index, compile_, recompiles, history),
+        other_frames=_other_frames(index, compile_, index.recompiles_for(stored.source), history),
     )
 
 

@@ -350,3 +350,28 @@ def test_demo_report_fills_every_tab(browser, tmp_path: Path) -> None:  # type: 
     expect(page.locator("[data-pane=sizes]")).to_contain_text("sizes of L['x'].size()[1]")
     expect(page.locator("[data-pane=sizes]")).to_contain_text("3 re-runs")
     assert page.errors == []
+
+
+def test_why_keeps_each_frame_that_saw_an_input_apart(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    def first(x):  # type: ignore[no-untyped-def]
+        return x * 2 if x.shape[0] > 4 else x + 1
+
+    def second(x):  # type: ignore[no-untyped-def]
+        return x.view(-1, 2).sum(0)
+
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        cf, cs = torch.compile(first, backend="eager"), torch.compile(second, backend="eager")
+        cf(torch.randn(8)), cf(torch.randn(3)), cs(torch.randn(8)), cs(torch.randn(6))
+    page = open_report(browser, s.to_html(tmp_path / "two-frames.html"))
+    page.click("[data-tab=why]")
+    page.select_option("select[aria-label=source]", "L['x'].size()[0]")
+    expect(page.locator(".frame-of")).to_contain_text("in second (frame 1")
+    newest, older = page.locator("ol.steps").nth(0), page.locator("details.other-frame")
+    expect(newest).to_contain_text("recompile 1/1")
+    assert "recompile 0/1" not in newest.inner_text()
+    expect(older).to_have_count(1)
+    expect(older.locator("summary")).to_contain_text("also in first (frame 0")
+    older.locator("summary").click()
+    expect(older.locator("ol.steps")).to_contain_text("recompile 0/1")
+    assert page.errors == []

@@ -69,6 +69,13 @@ def test_predict_and_why_follow_the_new_definition(shell: InteractiveShell) -> N
     assert older.endswith("recompiles ['0/1']")
     text = str(why)
     assert "recompile 0/1" not in text and f"elsewhere: {older}" in text
+    # The document every viewer reads: one explanation per definition, never mixed.
+    stored = [e for e in session.explanations if e.source == "L['x'].size()[0]"]
+    assert [(e.compile_id, e.recompiles) for e in stored] == [("0/1", ["0/1"]), ("1/1", ["1/1"])]
+    old_steps, new_steps = ("\n".join(step.text for step in e.steps) for e in stored)
+    assert "recompile 0/1" in old_steps and "recompile 1/1" not in old_steps
+    assert "recompile 1/1" in new_steps and "recompile 0/1" not in new_steps
+    assert session.index.explanation("L['x'].size()[0]") is stored[-1]  # the newest answers
 
 
 def test_rerun_and_the_explorer_use_the_new_definition(shell: InteractiveShell) -> None:
