@@ -90,74 +90,267 @@ function m(e) {
 	return f(e.explanations, (e) => e.source);
 }
 function h(e, t) {
-	return e.explanations.find((e) => e.source === t);
+	return e.explanations.filter((e) => e.source === t);
 }
-function g(e) {
+function g(e, t) {
+	return h(e, t).at(-1);
+}
+function _(e, t) {
+	let n = e.compiles.find((e) => e.compile_id === t);
+	if (!n) return `compile ${t}`;
+	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
+	return `${n.callee?.qualname || n.name} (frame ${n.frame_id}${r}${i})`;
+}
+function ee(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function _(e) {
+function v(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function v(e, t, n, r, i = 10) {
+function y(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
+function b(e) {
+	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
+}
+var x = /* @__PURE__ */ new WeakMap();
+function S(e, t, n) {
+	let r = x.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), x.set(e, r)), r.get(n);
+}
+function te(e, t) {
+	return t === null ? void 0 : S(e.guards, (e) => e.id, t);
+}
+function ne(e, t, n) {
+	return S(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
+}
+function C(e, t) {
+	return t === null ? void 0 : S(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+}
+function w(e, t) {
+	return t.symbols.map((n) => {
+		let r = ne(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${b(r)}` : n;
+	});
+}
+function re(e, t) {
+	return e.recompiles.filter((e) => t.has(e.compile_id));
+}
 // src/chart.ts
-var y = "http://www.w3.org/2000/svg", b = 640, x = 220, S = 70, C = 10;
-function w(e, t, n) {
-	let r = document.createElementNS(y, e);
+var ie = "http://www.w3.org/2000/svg", T = 720, E = 300, D = 96, O = 36, k = 608, ae = 212, A = "#cf222e", j = "#0969da", oe = "#bc4c00", M = "#57606a";
+function N(e, t, n) {
+	let r = document.createElementNS(ie, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function T(e) {
+function P(e, ...t) {
+	let n = N("g", e);
+	for (let e of t) n.appendChild(e);
+	return n;
+}
+function se(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort(d).concat("recompile");
 }
-function E(e) {
-	let t = e.x.map((e, t) => typeof e == "number" ? e : t), [n, r] = [Math.min(...t), Math.max(...t)], i = T(e), a = (e) => S + (e - n) / Math.max(r - n, 1) * 560, o = (e) => C + (i.length - 1 - i.indexOf(e ?? "recompile")) * (180 / Math.max(i.length - 1, 1)), s = w("svg", {
-		width: b,
-		height: x,
-		viewBox: `0 0 ${b} ${x}`,
-		"data-chart": "sweep"
+function ce(e, t, n = 6) {
+	if (!(t > e)) return [e];
+	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
+		1,
+		2,
+		5,
+		10
+	].find((e) => e * i >= r) ?? 10) * i, o = [];
+	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
+	return o;
+}
+function F(e) {
+	if (e.x.every((e) => typeof e == "number")) {
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : k / 2);
+		return {
+			at: (e) => i(t[e]),
+			ticks: ce(n, r).map((e) => [i(e), String(e)])
+		};
+	}
+	let t = e.x.length, n = (e) => D + (e + .5) / Math.max(t, 1) * k, r = Math.max(1, Math.ceil(t / 8));
+	return {
+		at: n,
+		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
+	};
+}
+function I(e) {
+	let t = 188 / Math.max(e.length - 1, 1);
+	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
+}
+function L(e, t) {
+	let n = e.ticks.map(([e, t]) => P({ class: "tick" }, N("line", {
+		x1: e,
+		x2: e,
+		y1: 248,
+		y2: 252,
+		stroke: M
+	}), N("text", {
+		x: e,
+		y: 264,
+		"font-size": 11,
+		"text-anchor": "middle"
+	}, t)));
+	return P({ "data-axis": "x" }, N("line", {
+		x1: D,
+		x2: 704,
+		y1: 248,
+		y2: 248,
+		stroke: M
+	}), ...n, N("text", {
+		x: 400,
+		y: 292,
+		"font-size": 12,
+		"text-anchor": "middle"
+	}, t));
+}
+function R(e, t) {
+	let n = e.map((e) => P({ class: "tick" }, N("line", {
+		x1: 92,
+		x2: 704,
+		y1: t(e),
+		y2: t(e),
+		stroke: "#eaeef2"
+	}), N("text", {
+		x: 88,
+		y: t(e) + 4,
+		"font-size": 11,
+		"text-anchor": "end"
+	}, e)));
+	return P({ "data-axis": "y" }, N("line", {
+		x1: D,
+		x2: D,
+		y1: O,
+		y2: 248,
+		stroke: M
+	}), ...n, N("text", {
+		transform: "translate(14 142) rotate(-90)",
+		"font-size": 12,
+		"text-anchor": "middle"
+	}, "cache entry that serves"));
+}
+function z(e, t, n = 4) {
+	return N("path", {
+		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
+		stroke: oe,
+		"stroke-width": 1.5
 	});
-	for (let e of i) s.appendChild(w("text", {
-		x: 4,
-		y: o(e === "recompile" ? null : e) + 4,
-		"font-size": 11
-	}, e));
-	return s.appendChild(w("text", {
-		x: S,
-		y: 214,
-		"font-size": 11
-	}, `${e.axis ?? "point"}: ${n} … ${r}`)), t.forEach((t, n) => {
-		if (e.recompiled[n] && s.appendChild(w("line", {
-			x1: a(t),
-			x2: a(t),
-			y1: C,
-			y2: 190,
-			stroke: "#cf222e",
-			"stroke-opacity": .3
-		})), s.appendChild(w("circle", {
-			cx: a(t),
-			cy: o(e.predicted[n]),
+}
+function B() {
+	let e = [
+		[N("circle", {
+			cx: 6,
+			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: "#0969da"
-		})), e.actual[n] !== void 0 && e.actual[n] !== null) {
-			let [r, i] = [a(t), o(e.actual[n])];
-			s.appendChild(w("path", {
-				d: `M${r - 3},${i - 3}L${r + 3},${i + 3}M${r - 3},${i + 3}L${r + 3},${i - 3}`,
-				stroke: "#bc4c00"
-			}));
-		}
-	}), s;
+			stroke: j
+		}), "predicted entry"],
+		[z(6, -4), "entry that served (re-run)"],
+		[N("line", {
+			x1: 6,
+			x2: 6,
+			y1: -10,
+			y2: 2,
+			stroke: A,
+			"stroke-width": 2
+		}), "recompiled"]
+	], t = [
+		0,
+		130,
+		320
+	];
+	return P({
+		"data-legend": "",
+		transform: `translate(${D} 16)`
+	}, ...e.map(([e, n], r) => P({ transform: `translate(${t[r]} 0)` }, e, N("text", {
+		x: 16,
+		y: 0,
+		"font-size": 11
+	}, n))));
+}
+function V(e, t) {
+	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
+	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
+}
+function H() {
+	return P({
+		"data-tooltip": "",
+		visibility: "hidden",
+		"pointer-events": "none"
+	}, N("rect", {
+		rx: 4,
+		fill: "#1f2328",
+		"fill-opacity": .9,
+		height: 22
+	}), N("text", {
+		"font-size": 11,
+		fill: "white",
+		x: 6,
+		y: 15
+	}));
+}
+function U(e, t, n, r) {
+	let [i, a] = [e.firstChild, e.lastChild];
+	a.textContent = t;
+	let o = a.getComputedTextLength() + 12;
+	i.setAttribute("width", String(o));
+	let s = Math.min(Math.max(n - o / 2, 0), T - o);
+	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
+}
+function W(e, t, n, r) {
+	let i = P({
+		class: "point",
+		"data-point": t
+	});
+	e.recompiled[t] && i.appendChild(N("line", {
+		x1: n,
+		x2: n,
+		y1: O,
+		y2: 248,
+		stroke: A,
+		"stroke-opacity": .4
+	})), i.appendChild(N("circle", {
+		cx: n,
+		cy: r(e.predicted[t]),
+		r: 4,
+		fill: "none",
+		stroke: j
+	}));
+	let a = e.actual[t];
+	a != null && i.appendChild(z(n, r(a)));
+	let o = N("rect", {
+		x: n - 6,
+		y: O,
+		width: 12,
+		height: ae,
+		fill: "transparent"
+	});
+	return o.appendChild(N("title", {}, V(e, t))), i.appendChild(o), i;
+}
+function G(e) {
+	let t = se(e), n = I(t), r = F(e), i = N("svg", {
+		width: T,
+		height: E,
+		viewBox: `0 0 ${T} ${E}`,
+		"data-chart": "sweep"
+	});
+	i.append(L(r, e.axis ?? "point"), R(t, n), B());
+	let a = H();
+	return e.x.forEach((t, o) => {
+		let s = W(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => U(a, V(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+	}), i.appendChild(a), i;
 }
 // src/panes.ts
-var D = 24;
-function O(t, n, r = `${t.filename}:${t.lineno}`) {
+var K = 24;
+function q(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -168,7 +361,7 @@ function O(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function k(t, n, r = {}) {
+function le(t, n, r = {}) {
 	let i = e("div");
 	for (let a of p(t)) {
 		let o = {
@@ -177,7 +370,7 @@ function k(t, n, r = {}) {
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, O(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, q(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -196,14 +389,39 @@ function k(t, n, r = {}) {
 			}, o));
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
-		for (let n of t.recompiles.filter((e) => a.compiles.some((t) => t.compile_id === e.compile_id))) i.appendChild(e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` ${n.compile_id}: ${n.reasons[0] ?? ""}`));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(A(e, r));
+		for (let e of re(t, u)) i.appendChild(ue(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(pe(e, r));
 	}
 	return i;
 }
-function A(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? O(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+function ue(t, n, r, i = {}) {
+	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
+	return e("div", {
+		class: "recompile",
+		"data-recompile": n.compile_id
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), de(t, n, r, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+}
+function de(n, r, i, a) {
+	let o = r.sources.map((e) => {
+		let t = g(n, e)?.user_name;
+		return t ? `${t} (${e})` : e;
+	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = te(n, r.guard), l = C(n, r.specialization);
+	return c ? t(s, fe(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+}
+function fe(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = w(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+		class: "guard",
+		"data-guard": n.id,
+		onclick: () => r({
+			pane: "guards",
+			guard: n.id
+		})
+	}, n.expr)];
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+}
+function pe(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
@@ -212,21 +430,18 @@ function A(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = V(t.fixes);
+	let o = X(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function j(e) {
+function me(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function M(e) {
-	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
-}
-function N(t) {
+function he(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function P(t, n) {
+function ge(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -236,9 +451,9 @@ function P(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, M(i)), e("td", {}, j(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, b(i)), e("td", {}, me(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of N(t)) r.appendChild(e);
+	for (let e of he(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -250,7 +465,7 @@ function P(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function F(t, n, i, a = {}) {
+function _e(t, n, i, a = {}) {
 	let o = n.filter, c = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -263,68 +478,81 @@ function F(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, c("cause", f(t.guards, (e) => e.cause)), c("status", f(t.guards, (e) => e.status)), c("compile", f(t.guards, (e) => e.compile_id)), c("phase", f(t.guards, (e) => e.phase)), u, e("span", {
 		class: "muted",
 		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), I(d, n, i, a));
+	}, `${d.length} of ${t.guards.length} guards`)), ve(t, d, n, i, a));
 }
-function I(t, n, r, i) {
-	let a = e("tr", {}, ...[
-		["compile_id", "compile"],
-		["expr", "guard"],
-		["cause", "cause"],
-		["status", "status"],
-		["phase", "phase"]
-	].map(([t, i]) => e("th", { onclick: () => r({
-		sort: t,
-		descending: n.sort === t && !n.descending
-	}) }, i + (n.sort === t ? n.descending ? " ▼" : " ▲" : ""))), e("th", {}, "user line")), o = e("tbody"), s = e("div", { class: "scroll" }, e("table", {}, e("thead", {}, a), o)), c = () => {
-		let [e, a] = v(s.scrollTop, s.clientHeight || 480, D, t.length);
-		o.replaceChildren(L(e * D), ...t.slice(e, a).map((e) => R(e, n, r, i)), L((t.length - a) * D));
+function ve(t, n, r, i, a) {
+	let o = (t, n) => e("th", {
+		"data-col": t,
+		onclick: () => i({
+			sort: t,
+			descending: r.sort === t && !r.descending
+		})
+	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : "")), s = e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
+		"data-col": "symbols",
+		title: "each symbol of the guard and the input dimension it stands for"
+	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
+		let [e, o] = y(l.scrollTop, l.clientHeight || 480, K, n.length);
+		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => ye(t, e, r, i, a)), J((n.length - o) * K));
 	};
-	return s.addEventListener("scroll", c), requestAnimationFrame(c), c(), s;
+	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
-function L(t) {
+function J(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function R(t, n, r, i) {
-	let a = t.user_stack[t.user_stack.length - 1], o = a ? `${J(a.filename)}:${a.lineno}` : "";
+function ye(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Oe(o.filename)}:${o.lineno}` : "", c = w(t, n).join("; ");
 	return e("tr", {
-		class: `row${n.guard === t.id ? " on" : ""}`,
-		"data-guard": t.id,
-		onclick: () => r({ guard: t.id })
-	}, e("td", {}, t.compile_id), e("td", { title: t.expr }, t.expr), e("td", {}, e("span", { class: `cause ${t.cause}` }, t.cause)), e("td", {}, t.status), e("td", {}, t.phase), e("td", { title: a?.line ?? "" }, a ? i.openFrame ? O(a, i, o) : o : ""));
+		class: `row${r.guard === n.id ? " on" : ""}`,
+		"data-guard": n.id,
+		onclick: () => i({ guard: n.id })
+	}, e("td", {}, n.compile_id), e("td", { title: n.expr }, n.expr), e("td", {
+		title: c,
+		"data-symbols": ""
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
 }
-function z(t, n, r, i = {}) {
+function be(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, O(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), V(a.fixes), e("p", { class: "muted" }, `link: ${_({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), xe(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), X(a.fixes), e("p", { class: "muted" }, `link: ${v({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function B(t) {
+function xe(t, n) {
+	if (!n.symbols.length) return null;
+	let r = w(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
+}
+function Y(t) {
 	let n = a(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
 	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function V(t) {
-	return t.length ? e("div", { class: "fixes" }, e("h4", {}, t.length > 1 ? `fixes (${t.length}, best first)` : "fix"), ...t.map(B)) : null;
+function X(t, n = t.length) {
+	if (!t.length) return null;
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Y)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Y), a);
 }
-function H(t, n, i, a = {}) {
-	let o = m(t), s = n.source ?? o[0] ?? "", c = h(t, s), l = e("ol", { class: "steps" }, ...(c?.steps ?? []).filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, U(t, i, a))));
+function Se(t, n, i, a = {}) {
+	let o = m(t), s = n.source ?? o[0] ?? "", c = h(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${_(t, n.compile_id)}`), Z(n.steps, i, a), X(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
-		let n = h(t, e)?.user_name;
+		let n = g(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l, V(c?.fixes ?? []));
+	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${_(t, l.compile_id)}`) : null, Z(l?.steps ?? [], i, a), X(l?.fixes ?? []), ...u);
 }
-function U(t, n, r) {
+function Z(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Ce(t, n, r))));
+}
+function Ce(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, O(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -333,37 +561,37 @@ function U(t, n, r) {
 		})
 	}, t.text);
 }
-function W(t) {
+function we(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(G(e));
+	for (let e of t.kernels) n.appendChild(Te(e));
 	return n;
 }
-function G(t) {
+function Te(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), K(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), Ee(t.source));
 }
-function K(t) {
+function Ee(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function q(t) {
+function De(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
-		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0;
-		r.appendChild(e("p", {}, `${t.x.length} sizes of ${t.axis ?? "?"}; ${t.recompiled.filter(Boolean).length} recompiles; prediction missed ${n}`)), r.appendChild(e("div", {}, E(t)));
+		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
+		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, G(t)));
 	}
 	return r;
 }
-function J(e) {
+function Oe(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var Y = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { width: 42%; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", X = [
+var Q = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", $ = [
 	"overview",
 	"symbols",
 	"guards",
@@ -371,8 +599,8 @@ var Y = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-se
 	"kernels",
 	"sizes"
 ];
-function Z(e) {
-	let t = g(e), n = {
+function ke(e) {
+	let t = ee(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -390,54 +618,63 @@ function Z(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : X.includes(t.pane) ? {
+	} : $.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Q(t, r, a = {}) {
+function Ae(t, r, a = {}) {
 	let o = i(r), s = e("div", { class: "sd" }), c = document.createElement("style");
-	c.textContent = Y, n(t).append(c, s);
-	let l = a.deepLinks ?? !0, u = Z(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	c.textContent = Q, n(t).append(c, s);
+	let l = a.deepLinks ?? !0, u = ke(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
-		}, l && typeof history < "u" && u.guard && history.replaceState(null, "", _({
-			pane: "guard",
-			id: u.guard
-		})), f();
+		}, l && typeof history < "u" && history.replaceState(null, "", je(u)), f();
 	}, f = () => {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, $(o, u, d, a)), n = u.guard ? e("div", { class: "detail" }, z(o, u.guard, d, a)) : null;
-		s.replaceChildren(ee(o), te(u, d), e("div", { class: "main" }, t, n ?? ""));
+		}, Ne(o, u, d, a));
+		s.replaceChildren(Pe(o), Fe(u, d), e("div", { class: "main" }, t, Me(o, u, d, a)));
 	};
 	f();
 }
-function $(e, t, n, r) {
+function je(e) {
+	return e.pane === "guards" && e.guard ? v({
+		pane: "guard",
+		id: e.guard
+	}) : v({ pane: e.pane });
+}
+function Me(t, n, r, i) {
+	return n.pane !== "guards" || !n.guard ? null : e("div", {
+		class: "detail",
+		"data-detail-of": "guards"
+	}, be(t, n.guard, r, i));
+}
+function Ne(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return P(e, n);
-		case "guards": return F(e, t, n, r);
-		case "why": return H(e, t, n, r);
-		case "kernels": return W(e);
-		case "sizes": return q(e);
-		default: return k(e, n, r);
+		case "symbols": return ge(e, n);
+		case "guards": return _e(e, t, n, r);
+		case "why": return Se(e, t, n, r);
+		case "kernels": return we(e);
+		case "sizes": return De(e);
+		default: return le(e, n, r);
 	}
 }
-function ee(t) {
+function Pe(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function te(t, n) {
-	return e("nav", {}, ...X.map((r) => e("button", {
+function Fe(t, n) {
+	return e("nav", {}, ...$.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/widget.ts
-var ne = { render({ model: t, el: n }) {
+var Ie = { render({ model: t, el: n }) {
 	let r = e("div"), a = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -475,7 +712,7 @@ var ne = { render({ model: t, el: n }) {
 		s.replaceChildren(...a.map((e) => {
 			let t = document.createElement("option");
 			return t.value = t.textContent = e, t;
-		})), Q(r, n, { deepLinks: !1 });
+		})), Ae(r, n, { deepLinks: !1 });
 	}, h = () => {
 		let e = t.get("results") ?? [];
 		a.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -484,4 +721,4 @@ var ne = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, a, r), m(), h(), p();
 } };
-export { ne as default };
+export { Ie as default };
