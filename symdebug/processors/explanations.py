@@ -154,10 +154,11 @@ def explain(index: FactIndex, source: Source, frame: FrameKey | None = None) -> 
 
 
 def explain_sources(facts: Facts) -> None:
-    """Fill ``facts.explanations``: one per input of each frame, in first-seen order.
+    """Fill ``facts.explanations``: one per input of each frame, in the order of their compiles.
 
-    An input seen by several frames comes once per frame, the newest frame last (so lookups
-    by input alone answer for the newest definition).
+    An input seen by several frames comes once per frame, the one of the latest compile last:
+    a lookup by input alone answers for the latest compile that saw it (a function defined
+    again compiles later than its older definition).
     """
     index = FactIndex(facts)
     seen = dict.fromkeys(
@@ -165,4 +166,5 @@ def explain_sources(facts: Facts) -> None:
         for symbol in facts.symbols
         for source in symbol.sources
     )
-    facts.explanations = [explain(index, source, frame) for frame, source in seen]
+    explained = [explain(index, source, frame) for frame, source in seen]
+    facts.explanations = sorted(explained, key=lambda e: index.order.get(e.compile_id, -1))
