@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-import orjson
-
+from symdebug.model import json_text
 from symdebug.model.code_types import (
     GraphCode,
     Kernel,
@@ -131,7 +130,7 @@ def build_kernels(
 
 def _json(payload: str | None) -> dict[str, object]:
     try:
-        value = orjson.loads(payload or "{}")
-    except orjson.JSONDecodeError:
+        value = json_text.loads(payload or "{}")
+    except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -14,11 +14,11 @@ from importlib import resources
 from typing import Any
 
 import anywidget
-import orjson
 import traitlets
 
 from symdebug.api import Session
 from symdebug.live import LiveSession
+from symdebug.model import json_text
 from symdebug.renderers.document import wire_document
 
 
@@ -95,7 +95,7 @@ class Explorer(anywidget.AnyWidget):
 
     def refresh(self, *_: Any) -> None:
         """Send the session again if it changed (later cells compiled more)."""
-        text = orjson.dumps(wire_document(self.session.facts)).decode()
+        text = json_text.dumps(wire_document(self.session.facts)).decode()
         if text != self.session_json:
             self.session_json = text
 

@@ -76,3 +76,13 @@ def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:
     document = unpack(json.loads(widget.session_json))
     verdicts = [f for r in document["recompiles"] for f in r["fixes"] if f["verified"]]
     assert verdicts and verdicts[0]["effect"] == "2 -> 1 compiles"
+
+
+def test_a_path_that_is_not_utf8_reaches_the_view() -> None:
+    """Torch writes such a path with a lone surrogate; the wire keeps it (escaped JSON)."""
+    with symdebug.capture() as session:
+        torch.compile(f, backend="eager", dynamic=True)(torch.randn(8, 3), 2)
+    session.facts.compiles[0].filename = "/data/caf\udcff/train.py"
+    widget = symdebug.explorer(session)
+    compiles = unpack(json.loads(widget.session_json))["compiles"]
+    assert compiles[0]["filename"] == "/data/caf\udcff/train.py"
