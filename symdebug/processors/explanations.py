@@ -117,23 +117,16 @@ def _frame_of(index: FactIndex, compile_id: str) -> FrameKey | None:
     return (compile_.generation, compile_.frame_id) if compile_ is not None else None
 
 
-def explain(index: FactIndex, source: Source, frame: FrameKey | None = None) -> SourceExplanation:
+def explain(
+    index: FactIndex, source: Source, symbol: Symbol, recompiles: list[Recompile]
+) -> SourceExplanation:
     """The explanation of one input (named exactly as its symbols name it) in one frame.
 
-    Only that frame's symbols and recompiles count: another function's ``x``, or an older
-    definition of this one, has an explanation of its own.
+    ``symbol`` is the frame's latest symbol or constant for it and ``recompiles`` the
+    frame's recompiles on it: another function's ``x``, or an older definition of this one,
+    has an explanation of its own.
     """
-    symbol = [
-        s
-        for s in index.symbols_for(source)
-        if source in s.sources and (frame is None or _frame_of(index, s.compile_id) == frame)
-    ][-1]
     guards = explanation_guards(index, symbol, source)
-    recompiles = [
-        r
-        for r in index.recompiles_for(source)
-        if frame is None or _frame_of(index, r.compile_id) == frame
-    ]
     explanation = SourceExplanation(
         source=source,
         compile_id=symbol.compile_id,
@@ -153,6 +146,26 @@ def explain(index: FactIndex, source: Source, frame: FrameKey | None = None) -> 
     return explanation
 
 
+def _latest_symbols(index: FactIndex) -> dict[tuple[FrameKey | None, Source], Symbol]:
+    """Each frame's latest symbol (or constant) of each input, the pairs in first-seen order."""
+    latest: dict[tuple[FrameKey | None, Source], Symbol] = {}
+    for symbol in sorted(index.facts.symbols, key=lambda s: index.order.get(s.compile_id, -1)):
+        frame = _frame_of(index, symbol.compile_id)
+        for source in symbol.sources:
+            latest[frame, source] = symbol
+    return latest
+
+
+def _frame_recompiles(index: FactIndex) -> dict[tuple[FrameKey | None, str], list[Recompile]]:
+    """Each frame's recompiles by the inputs (without ``L[...]``) whose check failed."""
+    found: dict[tuple[FrameKey | None, str], list[Recompile]] = {}
+    for recompile in index.facts.recompiles:
+        frame = _frame_of(index, recompile.compile_id)
+        for stripped in dict.fromkeys(Source(s).stripped for s in recompile.sources):
+            found.setdefault((frame, stripped), []).append(recompile)
+    return found
+
+
 def explain_sources(facts: Facts) -> None:
     """Fill ``facts.explanations``: one per input of each frame, in the order of their compiles.
 
@@ -161,10 +174,9 @@ def explain_sources(facts: Facts) -> None:
     again compiles later than its older definition).
     """
     index = FactIndex(facts)
-    seen = dict.fromkeys(
-        (_frame_of(index, symbol.compile_id), source)
-        for symbol in facts.symbols
-        for source in symbol.sources
-    )
-    explained = [explain(index, source, frame) for frame, source in seen]
+    recompiles = _frame_recompiles(index)
+    explained = [
+        explain(index, source, symbol, recompiles.get((frame, Source(source).stripped), []))
+        for (frame, source), symbol in _latest_symbols(index).items()
+    ]
     facts.explanations = sorted(explained, key=lambda e: index.order.get(e.compile_id, -1))
