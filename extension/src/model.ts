@@ -8,20 +8,24 @@ interface Table {
   rows: unknown[][];
 }
 
-type PackedGuard = Omit<Guard, "user_stack" | "framework_stack" | "fix" | "fixes"> & {
+type PackedGuard = Omit<Guard, "user_stack" | "framework_stack"> & {
   user_stack: number[];
   framework_stack: number[];
-  fix: number | null;
-  fixes: number[];
 };
+
+/** A record as the wire stores it: its fixes (and fix text, where it has one) by index. */
+type Packed = { fix?: number | string | null; fixes: number[] };
+
+/** The record lists whose fixes the wire stores by index (renderers/document.py `_WITH_FIXES`). */
+const WITH_FIXES = ["guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks"];
 
 /** The session as symdebug/renderers/document.py `wire_document` sends it (report, notebook, widget). */
 export interface Wire {
-  packed: 3;
+  packed: 4;
   redacted: boolean;
   frames: [string, number, string, string][];
   fixes: string[];
-  /** Each distinct fix of the guards once; guards hold their indices. */
+  /** Each distinct fix of any record once; records hold their indices. */
   fix_objects: Fix[];
   tables: string[];
   session: Record<string, unknown>;
@@ -32,14 +36,20 @@ export function unpack(data: Session | Wire): Session {
   if (!("packed" in data)) return data;
   const session: Record<string, unknown> = { ...data.session };
   for (const key of data.tables) session[key] = fromTable(session[key] as Table);
+  for (const key of WITH_FIXES) {
+    const records = (session[key] ?? []) as Packed[];
+    session[key] = records.map((r) => ({
+      ...r,
+      ...(typeof r.fix === "number" ? { fix: data.fixes[r.fix] } : {}),
+      fixes: r.fixes.map((i) => data.fix_objects[i]),
+    }));
+  }
   const frames = data.frames.map(([filename, lineno, name, line]): Frame => ({ filename, lineno, name, line }));
   const guards = (session.guards as PackedGuard[]).map(
     (g): Guard => ({
       ...g,
       user_stack: g.user_stack.map((i) => frames[i]),
       framework_stack: g.framework_stack.map((i) => frames[i]),
-      fix: g.fix === null ? null : data.fixes[g.fix],
-      fixes: g.fixes.map((i) => data.fix_objects[i]),
     }),
   );
   return { ...session, guards } as unknown as Session;

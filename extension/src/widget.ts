@@ -5,12 +5,22 @@ import { h } from "./dom";
 import { render as renderViewer } from "./index";
 import type { Wire } from "./model";
 import { unpack } from "./model";
+import type { Operation } from "./patch";
+import { applyPatch } from "./patch";
 
 interface Model {
   get(name: string): unknown;
   set(name: string, value: unknown): void;
   save_changes(): void;
-  on(event: string, callback: () => void): void;
+  send(content: unknown): void;
+  on(event: string, callback: (message?: unknown) => void): void;
+}
+
+/** A patch from the kernel (symdebug/notebook/widget.py `refresh`): after revision `from`. */
+interface PatchMessage {
+  type: "patch";
+  from: number;
+  operations: string;
 }
 
 interface Result {
@@ -50,10 +60,33 @@ export default {
       verify.hidden = !model.get("can_verify");
     };
     controls.append(verify);
-    const draw = () => {
+    // The document this view shows and the revision it is at: the whole document from
+    // `session_json`, then each patch the kernel sends; a view that missed one asks again.
+    let wire: Wire | null = null;
+    let revision = 0;
+    let patches = 0; // applied in this view (a test reads it: changes came, not the document)
+    const whole = () => {
       const text = String(model.get("session_json") || "{}");
       if (text === "{}") return; // no session sent yet
-      const data = unpack(JSON.parse(text) as Wire);
+      wire = JSON.parse(text) as Wire;
+      revision = Number(model.get("base_revision") ?? 0);
+      draw();
+      if (Number(model.get("revision") ?? 0) > revision) model.send({ type: "resend" });
+    };
+    const patched = (message?: unknown) => {
+      const patch = message as PatchMessage;
+      if (patch?.type !== "patch" || wire === null) return;
+      if (patch.from !== revision) return model.send({ type: "resend" });
+      wire = applyPatch(wire, JSON.parse(patch.operations) as Operation[]);
+      revision = patch.from + 1;
+      patches += 1;
+      draw();
+    };
+    const draw = () => {
+      if (wire === null) return;
+      el.dataset.revision = String(revision);
+      el.dataset.patches = String(patches);
+      const data = unpack(wire);
       const names = [...new Set(data.compiles.map((c) => c.name))];
       frame.replaceChildren(
         ...names.map((n) => {
@@ -68,14 +101,15 @@ export default {
       const items = (model.get("results") ?? []) as Result[];
       results.textContent = items.map((r) => `[${r.id}] ${r.action}: ${r.text}`).join("\n");
     };
-    model.on("change:session_json", draw);
+    model.on("change:session_json", whole);
+    model.on("msg:custom", patched);
     model.on("change:results", showResults);
     model.on("change:can_verify", showVerify);
     model.on("change:error", () => {
       error.textContent = String(model.get("error") ?? "");
     });
     el.replaceChildren(controls, error, results, viewer);
-    draw();
+    whole();
     showResults();
     showVerify();
   },

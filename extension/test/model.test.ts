@@ -241,22 +241,33 @@ describe("deep links", () => {
 /** What symdebug/renderers/document.py `pack` makes of the session (tables, frames and fixes once). */
 function packed(doc: Session): Wire {
   const copy = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
-  const guards = (copy.guards as Guard[]).map((g) => ({
+  const texts: string[] = [];
+  const objects: Fix[] = [];
+  const textIndex = (t: string) => (texts.includes(t) ? texts.indexOf(t) : texts.push(t) - 1);
+  const fixIndex = (f: Fix) => {
+    const found = objects.findIndex((o) => JSON.stringify(o) === JSON.stringify(f));
+    return found >= 0 ? found : objects.push(f) - 1;
+  };
+  for (const key of ["guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks"]) {
+    copy[key] = ((copy[key] ?? []) as { fix?: string | null; fixes: Fix[] }[]).map((r) => ({
+      ...r,
+      ...(typeof r.fix === "string" ? { fix: textIndex(r.fix) } : {}),
+      fixes: r.fixes.map(fixIndex),
+    }));
+  }
+  copy.guards = (copy.guards as Guard[]).map((g) => ({
     ...g,
     user_stack: g.user_stack.map(() => 0),
     framework_stack: [],
-    fix: g.fix === null ? null : 0,
-    fixes: g.fixes.map(() => 0),
   }));
   const tables = ["compiles", "guards", "symbols", "recompiles", "explanations"];
-  const records: Record<string, unknown[]> = { ...(copy as Record<string, unknown[]>), guards };
   for (const key of tables) {
-    const columns = Object.keys(records[key][0] as object);
-    copy[key] = { columns, rows: records[key].map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
+    const records = copy[key] as Record<string, unknown>[];
+    const columns = Object.keys(records[0]);
+    copy[key] = { columns, rows: records.map((r) => columns.map((c) => r[c])) };
   }
   const frames: [string, number, string, string][] = [[frame.filename, frame.lineno, frame.name, frame.line]];
-  const fixes = [`${COND}  # one graph for both sides`];
-  return { packed: 3, redacted: false, frames, fixes, fix_objects: [cond], tables, session: copy };
+  return { packed: 4, redacted: false, frames, fixes: texts, fix_objects: objects, tables, session: copy };
 }
 
 describe("the wire", () => {
@@ -269,9 +280,12 @@ describe("the wire", () => {
     expect(restored.guards[0].backward_trace).toBe(false);
     expect(JSON.stringify(wire)).toBe(before);
   });
-  it("gives each guard its fixes, stored once", () => {
-    const restored = unpack(packed(session));
+  it("gives each record its fixes, each stored once", () => {
+    const wire = packed(session);
+    expect(wire.fix_objects).toEqual([cond]);
+    const restored = unpack(wire);
     expect(restored.guards.map((g) => g.fixes)).toEqual([[cond], [cond], [cond]]);
+    expect(restored.recompiles[0].fixes).toEqual([cond]);
   });
   it("passes a plain session document through", () => {
     expect(unpack(session)).toBe(session);

@@ -20,6 +20,7 @@ from symdebug.api import Session
 from symdebug.live import LiveSession
 from symdebug.model import json_text
 from symdebug.renderers.document import wire_document
+from symdebug.renderers.wire_patch import wire_patch
 
 
 def _shapes(value: Any) -> Any:
@@ -65,6 +66,10 @@ class Explorer(anywidget.AnyWidget):
     results: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     can_verify = traitlets.Bool(False).tag(sync=True)
+    #: How many patches were sent; ``session_json`` holds the document of ``base_revision``.
+    #: A view that finds ``revision`` ahead of its own asks for the whole document again.
+    revision = traitlets.Int(0).tag(sync=True)
+    base_revision = traitlets.Int(0).tag(sync=True)
 
     def __init__(
         self,
@@ -82,6 +87,8 @@ class Explorer(anywidget.AnyWidget):
         self.namespace = namespace
         self.workload = workload
         self.can_verify = workload is not None
+        self._wire: dict[str, Any] | None = None  # the document the views have
+        self.on_msg(self._on_message)
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -94,10 +101,31 @@ class Explorer(anywidget.AnyWidget):
         return (data, metadata) if metadata else data
 
     def refresh(self, *_: Any) -> None:
-        """Send the session again if it changed (later cells compiled more)."""
-        text = json_text.dumps(wire_document(self.session.facts)).decode()
-        if text != self.session_json:
-            self.session_json = text
+        """Send what changed (later cells compiled more): the whole document once, then patches.
+
+        A patch (:func:`~symdebug.renderers.wire_patch.wire_patch`) carries the new rows and
+        the values that changed, not the document again.
+        """
+        wire = wire_document(self.session.facts)
+        if self._wire is None:
+            self._send_whole(wire)
+            return
+        operations = wire_patch(self._wire, wire)
+        if operations:
+            self._wire = wire
+            text = json_text.dumps(operations).decode()
+            self.send({"type": "patch", "from": self.revision, "operations": text})
+            self.revision += 1
+
+    def _send_whole(self, wire: dict[str, Any]) -> None:
+        self._wire = wire
+        self.session_json = json_text.dumps(wire).decode()
+        self.base_revision = self.revision
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A view that missed patches (shown again, or reloaded) asks for the whole document."""
+        if isinstance(content, dict) and content.get("type") == "resend":
+            self._send_whole(wire_document(self.session.facts))
 
     def _verify(self) -> str:
         """Replay the workload under each fix; the document then shows the verdicts."""

@@ -4,9 +4,9 @@ The HTML report, the notebook output (the JupyterLab MIME bundle) and the widget
 
 The wire holds the session document of :func:`~symdebug.model.serialize.facts_to_dict`
 (every field, ``null`` and ``false`` included), packed two ways that divide the size of a
-large session: each distinct stack frame, fix text and fix of the guards is stored once
-(guards refer to them by index), and each list of records is a table (its keys once, then one row of
-values per record).  The viewer's ``unpack`` (``extension/src/model.ts``) and :func:`unpack`
+large session: each distinct stack frame of the guards, and each distinct fix and fix text of
+any record, is stored once (records refer to them by index), and each list of records is a
+table (its keys once, then one row of values per record).  The viewer's ``unpack`` (``extension/src/model.ts``) and :func:`unpack`
 here restore the document exactly.
 """
 
@@ -20,11 +20,13 @@ from symdebug.model import json_text
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
 
-#: The wire's packing (``packed``): 3 keeps every key, stores records as tables and each
-#: distinct fix of the guards once (2 stored only their fix texts once).
-PACKING = 3
+#: The wire's packing (``packed``): 4 keeps every key, stores records as tables and each
+#: distinct fix of any record once (3 did so for the guards' fixes only).
+PACKING = 4
 _FRAME_KEYS = ("filename", "lineno", "name", "line")
 _STACKS = ("user_stack", "framework_stack")
+#: The record lists whose ``fixes`` (and ``fix`` text, where they have one) go by index.
+_WITH_FIXES = ("guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks")
 _FIX_KEYS = ("code", "kind", "explanation", "settings", "verified", "effect")
 
 
@@ -70,8 +72,10 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
     for guard in document["guards"]:
         for stack in _STACKS:
             guard[stack] = [_index(frames, tuple(f[k] for k in _FRAME_KEYS)) for f in guard[stack]]
-        guard["fix"] = _index(fixes, guard["fix"]) if guard["fix"] is not None else None
-        guard["fixes"] = [_index(fix_objects, _fix_key(fix)) for fix in guard["fixes"]]
+    for record in (r for key in _WITH_FIXES for r in document.get(key, [])):
+        if isinstance(record.get("fix"), str):
+            record["fix"] = _index(fixes, record["fix"])
+        record["fixes"] = [_index(fix_objects, _fix_key(fix)) for fix in record["fixes"]]
     tables = [key for key, value in document.items() if _is_records(value)]
     for key in tables:
         document[key] = _table(document[key])
@@ -132,8 +136,10 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
     for guard in document["guards"]:
         for stack in _STACKS:
             guard[stack] = [dict(frames[i]) for i in guard[stack]]
-        guard["fix"] = wire["fixes"][guard["fix"]] if guard["fix"] is not None else None
-        guard["fixes"] = [_unsorted(wire["fix_objects"][i]) for i in guard["fixes"]]
+    for record in (r for key in _WITH_FIXES for r in document.get(key, [])):
+        if isinstance(record.get("fix"), int):
+            record["fix"] = wire["fixes"][record["fix"]]
+        record["fixes"] = [_unsorted(wire["fix_objects"][i]) for i in record["fixes"]]
     return document
 
 

@@ -298,6 +298,7 @@ LIVE_CELLS = [
     "%%symdebug\ndef g(x):\n    return x.view(-1, 2).sum(0)\n"
     'cg = torch.compile(g, backend="eager")\ncg(torch.randn(8)); cg(torch.randn(6))',
     "%symdebug",
+    'def h(x):\n    return x - 1\ntorch.compile(h, backend="eager")(torch.randn(4))',
 ]
 
 
@@ -369,6 +370,16 @@ def test_run_from_the_line_magic_explorer(live_page) -> None:  # type: ignore[no
     expect(view.locator("[data-results]")).to_contain_text("[1] run: served by 0/1")
     expect(view.locator("[data-results]")).to_contain_text("prediction held")
     expect(view.locator("[data-error]")).to_have_text("")
+    assert not live_page.errors
+
+
+def test_a_later_cell_reaches_the_explorer_as_a_patch(live_page) -> None:  # type: ignore[no-untyped-def]
+    view = _cell(live_page, 3).locator(".jp-SymdebugOutput")
+    expect(view.locator("select[aria-label=frame] option[value=h]")).to_have_count(1)
+    shown = view.locator("[data-patches]")
+    patches, revision = shown.get_attribute("data-patches"), shown.get_attribute("data-revision")
+    # Every change since the view drew the document came as a patch (a Run before adds one).
+    assert patches is not None and int(patches) >= 1 and patches == revision
     assert not live_page.errors
 
 

@@ -17,6 +17,28 @@ def f(x, n: int):
     return x.sum() * n
 
 
+class Recorded(Explorer):
+    """The explorer, keeping what it sends to the views."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.sent: list[dict[str, object]] = []
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def send(self, content: dict[str, object], buffers: object = None) -> None:  # type: ignore[override]
+        self.sent.append(content)
+        super().send(content, buffers)  # type: ignore[arg-type]
+
+
+def viewed(widget: Recorded) -> dict[str, object]:
+    """The document a view shows: the whole one it got, then each patch applied."""
+    from symdebug.renderers.wire_patch import applied
+
+    wire = json.loads(widget.session_json)
+    for patch in widget.sent[widget.base_revision :]:
+        wire = applied(wire, json.loads(str(patch["operations"])))
+    return unpack(wire)
+
+
 def test_arguments_from_the_view() -> None:
     assert parse_arguments("[[17, 64], 3]") == ([(17, 64), 3], {})
     assert parse_arguments('{"x": [8, 2], "xs": [[1, 2], [3, 4]]}') == (
@@ -29,8 +51,8 @@ def test_predict_and_run_through_the_model() -> None:
     with symdebug.capture() as session:
         compiled = torch.compile(f, backend="eager", dynamic=True)
         compiled(torch.randn(8, 3), 2)
-    widget = symdebug.explorer(session, compiled)
-    assert isinstance(widget, Explorer)
+    assert isinstance(symdebug.explorer(session, compiled), Explorer)
+    widget = Recorded(session, compiled)
     assert unpack(json.loads(widget.session_json))["compiles"][0]["name"] == "f"
     widget.request = {"action": "predict", "frame": "f", "args": "[[3, 3], 2]", "id": 1}
     assert widget.error == ""
@@ -43,7 +65,7 @@ def test_predict_and_run_through_the_model() -> None:
         "recompiled as 0/1" in widget.results[-1]["text"]
         and "prediction held" in widget.results[-1]["text"]
     )
-    document = unpack(json.loads(widget.session_json))  # the wire the view gets
+    document = viewed(widget)  # what the view shows: the document, then the patches
     assert len(document["compiles"]) == 2  # the view sees the new compile
     (runs,) = document["sweeps"]  # and the run, for the sizes pane
     assert runs["axis"] == "runs" and runs["recompiled"] == [True] and runs["actual"] == ["0/1"]
@@ -68,12 +90,12 @@ def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:
     with symdebug.capture() as session:
         workload()
     assert not symdebug.explorer(session).can_verify  # no workload, no button
-    widget = symdebug.explorer(session, workload=workload)
+    widget = Recorded(session, workload=workload)
     assert widget.can_verify
     widget.request = {"action": "verify", "args": "", "id": 1}
     assert widget.error == ""
     assert "verified by replay" in widget.results[-1]["text"]
-    document = unpack(json.loads(widget.session_json))
+    document = viewed(widget)
     verdicts = [f for r in document["recompiles"] for f in r["fixes"] if f["verified"]]
     assert verdicts and verdicts[0]["effect"] == "2 -> 1 compiles"
 
@@ -86,3 +108,29 @@ def test_a_path_that_is_not_utf8_reaches_the_view() -> None:
     widget = symdebug.explorer(session)
     compiles = unpack(json.loads(widget.session_json))["compiles"]
     assert compiles[0]["filename"] == "/data/caf\udcff/train.py"
+
+
+def test_later_compiles_reach_the_view_as_patches() -> None:
+    from symdebug.model import json_text
+    from symdebug.renderers.document import wire_document
+    from symdebug.renderers.wire_patch import applied
+
+    def g(x):  # type: ignore[no-untyped-def]
+        return x.view(-1, 2).sum(0)
+
+    with symdebug.capture() as session:
+        torch.compile(f, backend="eager", dynamic=True)(torch.randn(8, 3), 2)
+        widget = Recorded(session)
+        whole = widget.session_json
+        torch.compile(g, backend="eager")(torch.randn(8))
+        widget.refresh()
+        widget.refresh()  # nothing new: nothing sent
+    assert widget.session_json == whole and widget.revision == 1
+    (patch,) = widget.sent
+    assert patch["type"] == "patch" and patch["from"] == 0
+    operations = json.loads(str(patch["operations"]))
+    now = json.loads(json_text.dumps(wire_document(session.facts)))
+    assert applied(json.loads(whole), operations) == now
+    assert len(str(patch["operations"])) < len(whole)
+    widget._on_message(widget, {"type": "resend"}, [])  # a view that missed the patch
+    assert json.loads(widget.session_json) == now and widget.base_revision == 1
