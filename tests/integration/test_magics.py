@@ -110,10 +110,13 @@ def test_explorer_follows_later_cells(shell: InteractiveShell) -> None:
     assert "application/vnd.jupyter.widget-view+json" in data and MIME_TYPE in data
     explorer = shell.magics_manager.registry["SymdebugMagics"]._explorers[0]
     before = unpack(json.loads(explorer.session_json))["compiles"]
-    shell.run_cell("cf(torch.randn(2))")  # 0/1 serves it: no compile
+    shell.run_cell("cf(torch.randn(2))")  # 0/1 serves it: no compile, nothing sent
+    assert explorer.revision == 0
     shell.run_cell("g = torch.compile(lambda t: t.sum(), backend='eager'); g(torch.randn(5))")
+    assert explorer.revision == 1  # one patch went to the views, not the document again
+    explorer._on_message(explorer, {"type": "resend"}, [])  # what a view that missed it asks
     after = unpack(json.loads(explorer.session_json))["compiles"]
-    assert len(after) == len(before) + 1
+    assert len(after) == len(before) + 1 and explorer.base_revision == 1
 
 
 def test_explorer_of_the_line_magic_runs_the_frames_it_saw(shell: InteractiveShell) -> None:
