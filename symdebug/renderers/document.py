@@ -6,8 +6,8 @@ The wire holds the session document of :func:`~symdebug.model.serialize.facts_to
 (every field, ``null`` and ``false`` included), packed two ways that divide the size of a
 large session: each distinct stack frame of the guards, and each distinct fix and fix text of
 any record, is stored once (records refer to them by index), and each list of records is a
-table (its keys once, then one row of values per record).  The viewer's ``unpack`` (``extension/src/model.ts``) and :func:`unpack`
-here restore the document exactly.
+table (its keys once, then one row of values per record).  The viewer's ``unpack``
+(``extension/src/model.ts``) and :func:`unpack` here restore the document exactly.
 """
 
 from __future__ import annotations
