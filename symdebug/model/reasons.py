@@ -30,6 +30,10 @@ _IDENTITY = (
     re.compile(
         r"^list\(dict\.(?P<what>keys)\((?P<subject>.+?)\)\)\[\d+\] == (?P<key>.+?)\s*(?:#|$)"
     ),
+    # ``"labels" in batch`` compiled with the key there (``not ___dict_contains`` failed) or not.
+    re.compile(
+        r"^(?P<absent>not )?___dict_(?P<what>contains)\((?P<key>.+?), (?P<subject>[\w.\[\]'\"]+)\)"
+    ),
 )
 _TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
 _USER_LOC = re.compile(
@@ -61,6 +65,8 @@ class Reason:
     container: str | None = None
     #: For a dict key check: the key the compile saw, as torch printed it (``'ab'``).
     key: str | None = None
+    #: For a check that a dict holds a key: whether the compile saw the dict ``with`` it.
+    key_was: str | None = None
 
     @property
     def code(self) -> str:
@@ -143,6 +149,7 @@ _IDENTITY_WHAT = {
     "FuncDefaults": "type",
     "Code": "type",
     "keys": "keys",
+    "contains": "keys",
 }
 
 
@@ -157,8 +164,10 @@ def _read_identity(reason: Reason) -> None:
     reason.identity = "None" if "None" in what else _IDENTITY_WHAT.get(what, "identity")
     if (found := _TYPE.search(reason.text)) is not None:
         reason.type_name = found["type"]
-    if what == "keys":
+    if what in ("keys", "contains"):
         reason.container, reason.key = "dict", match["key"]
+    if what == "contains":  # the check that failed is what the compile saw
+        reason.key_was = "without" if match["absent"] else "with"
 
 
 def identity_change(reason: Reason) -> str:
@@ -169,6 +178,8 @@ def identity_change(reason: Reason) -> str:
         return f"{name} was None in one call and not in another"
     if reason.identity == "type":
         return f"{name} has another type than the compile saw{seen}"
+    if reason.identity == "keys" and reason.key_was is not None:
+        return f"{name} has other keys than the compile saw (it was {reason.key_was} {reason.key})"
     if reason.identity == "keys":
         return f"{name} has other keys than the compile saw (it had the key {reason.key})"
     return f"{name} is another object than the compile saw{seen}"

@@ -94,6 +94,25 @@ def test_dict_keys_and_length_change(keys: tuple[str, str]) -> None:
     assert len(json.loads(s.to_json())["recompiles"]) == 2
 
 
+def test_a_key_that_came_later() -> None:
+    """``"labels" in batch`` compiled without the key: torch's ``___dict_contains`` check."""
+
+    def step(batch):
+        out = batch["input_ids"] * 2
+        if "labels" in batch:
+            out = out - batch["labels"]
+        return out.sum()
+
+    with symdebug.capture() as s:
+        cs = torch.compile(step, backend="eager")
+        cs({"input_ids": torch.ones(4)})
+        cs({"input_ids": torch.ones(4), "labels": torch.ones(4)})
+    (recompile,) = checked(s)
+    assert recompile.cause == "identity" and recompile.sources == ["L['batch']"]
+    assert "it was without 'labels'" in recompile.fixes[0].explanation
+    assert "each set of keys compiles once" in recompile.fixes[0].explanation
+
+
 def test_a_list_that_was_empty() -> None:
     def g(x, xs):
         x = x * 2
