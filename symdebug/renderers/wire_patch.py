@@ -42,28 +42,3 @@ def _compare(operations: list[Operation], path: list[str], old: Any, new: Any) -
         operations.append({"op": "append", "path": path, "items": new[len(old) :]})
     else:
         operations.append({"op": "set", "path": path, "value": new})
-
-
-def applied(wire: dict[str, Any], operations: list[Operation]) -> dict[str, Any]:
-    """``wire`` with the operations applied (a copy of each container on the way)."""
-    result = dict(wire)
-    for operation in operations:
-        result = _apply(result, operation)
-    return result
-
-
-def _apply(wire: dict[str, Any], operation: Operation) -> dict[str, Any]:
-    path = operation["path"]
-    if not path:
-        return dict(operation["value"])
-    root = dict(wire)
-    parent: Any = root
-    for key in path[:-1]:
-        parent[key] = dict(parent[key])
-        parent = parent[key]
-    last = path[-1]
-    if operation["op"] == "append":
-        parent[last] = [*parent[last], *operation["items"]]
-    else:
-        parent[last] = operation["value"]
-    return root

@@ -31,7 +31,7 @@ class Recorded(Explorer):
 
 def viewed(widget: Recorded) -> dict[str, object]:
     """The document a view shows: the whole one it got, then each patch applied."""
-    from symdebug.renderers.wire_patch import applied
+    from patches import applied
 
     wire = json.loads(widget.session_json)
     for patch in widget.sent[widget.base_revision :]:
@@ -111,9 +111,10 @@ def test_a_path_that_is_not_utf8_reaches_the_view() -> None:
 
 
 def test_later_compiles_reach_the_view_as_patches() -> None:
+    from patches import applied
+
     from symdebug.model import json_text
     from symdebug.renderers.document import wire_document
-    from symdebug.renderers.wire_patch import applied
 
     def g(x):  # type: ignore[no-untyped-def]
         return x.view(-1, 2).sum(0)

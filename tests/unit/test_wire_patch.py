@@ -7,10 +7,12 @@ import gzip
 import json
 from pathlib import Path
 
+from patches import applied
+
 import symdebug
 from symdebug.model import json_text
 from symdebug.renderers.document import wire_document
-from symdebug.renderers.wire_patch import applied, wire_patch
+from symdebug.renderers.wire_patch import wire_patch
 
 LOG = Path(__file__).resolve().parents[1] / "data" / "triton" / "inductor_cuda_h200.log.gz"
 
