@@ -3,7 +3,8 @@
 A function with a branch, a view divisibility guard and slicing is compiled at three
 sizes (three cache entries); we then answer "which entry serves?" for many sizes:
 
-  predict_range  Session.predict_range: every size at once (numpy columns, public API)
+  predict_range  Session.predict_range: every size at once (numpy columns, public API),
+                 best of 3
   predict        Session.predict, one call at a time (its predictor built once and kept)
   calling        the compiled function itself at sizes that hit (guards + a tiny kernel)
 
@@ -53,9 +54,12 @@ def main() -> None:
     session, compiled = session_with_entries()
     rows = np.random.default_rng(0).integers(1, 800, POINTS)
     session.predict_range((rows[:10], 4), (300,), frame="model")  # warm: the predictor is built
-    start = time.perf_counter()
-    ranged = session.predict_range((rows, 4), (300,), frame="model")
-    vectorised = POINTS / (time.perf_counter() - start)
+    seconds = []
+    for _ in range(3):  # best of 3, as the other throughputs here are steady-state
+        start = time.perf_counter()
+        ranged = session.predict_range((rows, 4), (300,), frame="model")
+        seconds.append(time.perf_counter() - start)
+    vectorised = POINTS / min(seconds)
     sample = 2000
     start = time.perf_counter()
     singles = [session.predict((int(v), 4), (300,), frame="model").entry for v in rows[:sample]]

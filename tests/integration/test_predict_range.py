@@ -42,6 +42,29 @@ def test_range_agrees_with_one_prediction_per_size(session: symdebug.LiveSession
     assert list(ranged.sizes) == ["L['x'].size()[0]"]
 
 
+def halves(x: torch.Tensor) -> torch.Tensor:
+    if x.shape[0] > 64:
+        x = x * 2
+    return x.view(-1, 6).sum(0)  # a check past the cheap ones: 4 * rows % 6 == 0
+
+
+def test_a_large_range_narrowed_to_the_passing_rows_agrees_with_one_prediction_each() -> None:
+    """Past a few thousand calls, checks run only on the rows still passing: same answers."""
+    torch._dynamo.reset()
+    compiled = torch.compile(halves, backend="eager", dynamic=True)
+    with symdebug.capture() as s:
+        for rows in (12, 201):
+            compiled(torch.randn(rows, 4))
+    rows = np.random.default_rng(0).integers(0, 300, 20_000)
+    ranged = s.predict_range(x=(rows, 4))
+    _, firsts = np.unique(rows, return_index=True)  # every size asked, once
+    for index in firsts:
+        single = s.predict(x=(int(rows[index]), 4))
+        assert ranged.entry(index) == single.entry, int(rows[index])
+        assert bool(ranged.certain[index]) == single.certain
+    assert set(ranged.counts()) == {"0/0", "0/1", "recompile"}
+
+
 def test_range_of_ints_and_lists(session: symdebug.LiveSession) -> None:
     by_list = session.predict_range(x=([5, 6, 1], 3))
     assert [by_list.entry(i) for i in range(3)] == ["0/1", "0/1", None]
