@@ -7,11 +7,12 @@ interleaved, REPEATS times each; we report medians and the ratios to the plain c
   plain      torch.compile, no handler                 (baseline)
   handler    a handler on torch's trace logger that records nothing: what torch itself does
              (payloads, stacks) once anything listens, which capture cannot avoid
-  symdebug   inside symdebug.capture() (kernel provenance on: FX keeps every node's stack)
+  symdebug   inside symdebug.capture() (kernel provenance on, at Inductor's basic level)
   symdebug-lean  inside symdebug.capture(kernel_provenance=False)
   trace      TORCH_TRACE=<tmpdir> (torch's own structured logging to a file)
 
 Compile caches are off in every mode (capture turns them off), so only the hook differs.
+Both ``aot_eager`` and Inductor (C++ on a CPU) are measured; ``BENCH_BACKENDS`` picks.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ CHILD = textwrap.dedent(
         return total
 
     def calls():
-        compiled = torch.compile(model, backend="aot_eager")
+        compiled = torch.compile(model, backend=sys.argv[2])
         for rows in (8, 6, 3, 10):
             compiled(*[torch.randn(rows + i % 3, 4) for i in range(24)])
 
@@ -74,33 +75,44 @@ CHILD = textwrap.dedent(
 )
 
 
-def run_mode(mode: str, trace_dir: str) -> tuple[float, float, int]:
+def run_mode(mode: str, trace_dir: str, backend: str = "aot_eager") -> tuple[float, float, int]:
     env = dict(os.environ)
     env.pop("TORCH_TRACE", None)
     if mode == "trace":
         env["TORCH_TRACE"] = trace_dir
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, mode, backend],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
 
-def main() -> None:
-    modes = ("plain", "handler", "symdebug", "symdebug-lean", "trace")
+#: Inductor compiles C++ for each graph (seconds each): fewer modes and rounds there.
+BACKENDS = {
+    "aot_eager": (("plain", "handler", "symdebug", "symdebug-lean", "trace"), REPEATS),
+    "inductor": (("plain", "symdebug", "trace"), max(3, REPEATS // 2)),
+}
+
+
+def measure(backend: str, modes: tuple[str, ...], repeats: int) -> None:
+    """Every mode ``repeats`` times, interleaved in a new order each round; print medians."""
     wall: dict[str, list[float]] = {mode: [] for mode in modes}
     cpu: dict[str, list[float]] = {mode: [] for mode in wall}
     guards = 0
     with tempfile.TemporaryDirectory() as trace_dir:
-        for repeat in range(REPEATS):
+        for repeat in range(repeats):
             order = list(wall)
             random.Random(repeat).shuffle(order)  # no mode always runs first or last
             for mode in order:
-                seconds, cpu_seconds, count = run_mode(mode, trace_dir)
+                seconds, cpu_seconds, count = run_mode(mode, trace_dir, backend)
                 wall[mode].append(seconds)
                 cpu[mode].append(cpu_seconds)
                 guards = max(guards, count)
-            print(f"  round {repeat + 1}/{REPEATS} done", file=sys.stderr)
-    print(f"capture overhead ({REPEATS} runs per mode, medians; {guards} guards captured)")
+            print(f"  {backend}: round {repeat + 1}/{repeats} done", file=sys.stderr)
+    print(f"capture overhead, {backend} ({repeats} runs per mode, medians; {guards} guards)")
     for label, table in (("CPU time", cpu), ("wall time", wall)):
         median = {mode: statistics.median(values) for mode, values in table.items()}
         print(f"  {label}:")
@@ -110,8 +122,15 @@ def main() -> None:
             )
         ratio = median["symdebug"] / median["trace"]
         print(f"    symdebug / TORCH_TRACE-to-file: x{ratio:.3f}")
-        own = median["symdebug-lean"] / median["handler"]
-        print(f"    symdebug-lean / a handler recording nothing: x{own:.3f} (symdebug's own work)")
+        if "handler" in median:
+            own = median["symdebug-lean"] / median["handler"]
+            print(f"    symdebug-lean / a handler recording nothing: x{own:.3f} (symdebug's own)")
+
+
+def main() -> None:
+    chosen = os.environ.get("BENCH_BACKENDS", ",".join(BACKENDS)).split(",")
+    for backend in chosen:
+        measure(backend, *BACKENDS[backend])
 
 
 if __name__ == "__main__":

@@ -45,8 +45,8 @@ def capture(
     happen.  ``disable_caches`` turns torch's compile caches off while capturing (default):
     a cache hit replays guards without their provenance.  ``max_compiles`` bounds memory in
     a long notebook: beyond it the oldest compiles are dropped, counted and said.
-    ``kernel_provenance=False`` skips Inductor's kernel -> FX node records (a tenth of an
-    ``aot_eager`` compile's time).  See :func:`symdebug.live.capture`.
+    ``kernel_provenance=False`` skips Inductor's kernel -> FX node records.  See
+    :func:`symdebug.live.capture`.
     """
     from symdebug import live
 

@@ -55,6 +55,9 @@ def _provenance_on() -> Callable[[], None]:
 
     The mapping reaches the trace as ``inductor_provenance_tracking_node_mappings``; it is
     the only record of kernel -> node on CPU, where kernels carry no origin comments.
+    Level 2 ("basic") writes the same mapping as level 1 without having ``make_fx`` and FX
+    record every node's stack trace (``record_stack_traces``, ``preserve_node_meta``), which
+    cost 15% of an ``aot_eager`` compile: ``benchmarks/bench_capture.py``.
     Importing Inductor's config costs about a second: when nothing imported it yet (an
     ``aot_eager`` or ``eager`` run), its environment variable asks for the level instead,
     so a capture that never reaches Inductor never pays for it.
@@ -64,7 +67,7 @@ def _provenance_on() -> Callable[[], None]:
     from torch._inductor import config as inductor_config
 
     previous = inductor_config.trace.provenance_tracking_level
-    inductor_config.trace.provenance_tracking_level = previous or 1
+    inductor_config.trace.provenance_tracking_level = previous or _BASIC
 
     def undo() -> None:
         inductor_config.trace.provenance_tracking_level = previous
@@ -82,6 +85,8 @@ def inductor_provenance_enabled() -> AbstractContextManager[None]:
 
 _INDUCTOR_CONFIG = "torch._inductor.config"
 _PROVENANCE_VARIABLE = "INDUCTOR_PROVENANCE"
+#: Inductor's "basic" provenance level: the kernel -> node mapping, no node stack traces.
+_BASIC = 2
 
 
 def _level(text: str) -> int:
@@ -96,7 +101,7 @@ def _provenance_by_environment() -> Callable[[], None]:
     """``INDUCTOR_PROVENANCE=1`` while held; Inductor reads it if it is first imported."""
     before = os.environ.get(_PROVENANCE_VARIABLE)
     default = _level(before or os.environ.get("TORCH_COMPILE_DEBUG", "0"))
-    os.environ[_PROVENANCE_VARIABLE] = before if before and before != "0" else "1"
+    os.environ[_PROVENANCE_VARIABLE] = before if before and before != "0" else str(_BASIC)
 
     def undo() -> None:
         if before is None:

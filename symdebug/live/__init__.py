@@ -71,7 +71,7 @@ class LiveCapture:
         stack = ExitStack()
         if self._disable_caches:
             stack.enter_context(compile_caches_disabled())
-        if self._kernel_provenance:  # FX records each node's stack: ~10% of an aot_eager compile
+        if self._kernel_provenance:  # the kernel -> node mapping (Inductor only)
             stack.enter_context(inductor_provenance_enabled())
         stack.enter_context(exports_recorded(self.handler.stream))
         stack.enter_context(payload_hashing_tolerant())
@@ -190,8 +190,8 @@ def capture(
         long notebook; the summary says how many.
     kernel_provenance
         Have Inductor record which FX nodes each kernel computes (default): what links a
-        guard to its kernel on a CPU.  It makes torch keep every FX node's stack, about a
-        tenth of an ``aot_eager`` compile's time; ``False`` brings capture to within 5%.
+        guard to its kernel on a CPU.  Inductor's "basic" level: the mapping without every
+        FX node's stack, so a compile pays no more than for ``TORCH_TRACE`` to a file.
 
     Yields
     ------

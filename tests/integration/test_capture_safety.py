@@ -14,6 +14,7 @@ import torch
 import symdebug
 from symdebug._torch.trace_logger import trace_logger
 from symdebug.capture import live_context
+from symdebug.renderers.html import render_html
 
 
 def model(x, n: int):
@@ -223,7 +224,7 @@ def test_a_source_file_whose_name_is_not_utf8(tmp_path) -> None:  # type: ignore
     assert _internal.trace_structured.__code__ is code  # torch's own code again
     assert s.compiles[0].filename == path and len(s.compiles) == 2
     assert path in symdebug.Session.from_json(s.to_json()).compiles[0].filename
-    assert "caf" in symdebug.renderers.html.render_html(s.facts)
+    assert "caf" in render_html(s.facts)
 
 
 def test_a_compile_interrupted_by_keyboard_interrupt_is_incomplete() -> None:
