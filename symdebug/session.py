@@ -13,6 +13,7 @@ import os
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from symdebug.model.code_types import GraphCode, Kernel
 from symdebug.model.index import FactIndex
 from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes, stale_names
 from symdebug.model.types import (
@@ -100,6 +101,16 @@ class Session:
         ``skipped`` set and no resume frame.
         """
         return self.facts.graph_breaks
+
+    @property
+    def kernels(self) -> list[Kernel]:
+        """Inductor's generated kernels: size arguments, baked-in literals, FX nodes, source."""
+        return self.facts.kernels
+
+    @property
+    def graph_code(self) -> list[GraphCode]:
+        """Each compiled graph's wrapper: the sizes it asserts and the dims it baked in."""
+        return self.facts.graph_code
 
     @property
     def problems(self) -> dict[str, int]:

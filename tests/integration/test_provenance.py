@@ -58,9 +58,10 @@ def test_backward_graph_guard_is_linked_to_the_backward_trace() -> None:
         torch.compile(f, backend="inductor", dynamic=True)(torch.randn(100, 3), w).sum().backward()
     bw = guard(s, "s77 <= 4096")
     assert bw.aot_graph.endswith("_backward") and bw.phase == "inductor"
-    kernel = next(k for k in s.facts.kernels if k.name == bw.kernel and k.graph == bw.aot_graph)
+    kernel = next(k for k in s.kernels if k.name == bw.kernel and k.graph == bw.aot_graph)
     assert set(bw.inductor_node.split(",")) <= set(kernel.nodes)
     assert kernel.graph.endswith("_backward")
+    assert {c.graph for c in s.graph_code} >= {kernel.graph}  # the wrapper of each graph
 
 
 def test_nodes_inferred_from_a_trace(tmp_path: Path) -> None:
