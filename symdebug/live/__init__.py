@@ -58,6 +58,8 @@ class LiveCapture:
         self._stack: ExitStack | None = None
         self._facts = Facts()
         self._seen = -1
+        #: Per frame asked: its code object and torch's ids -> ours, for these facts.
+        self._frame_codes: tuple[Facts, dict[Any, Any]] = (self._facts, {})
         #: Each compile's own facts built once: a rebuild after a cell costs its new events.
         self._builder = IncrementalBuilder()
         #: Compiles kept: a long notebook drops the oldest beyond it (counted, and said).
@@ -119,16 +121,36 @@ class LiveCapture:
     def lookup_order(self, frame: str | int | None = None) -> list[str] | None:
         """Entries of a frame in torch's current lookup order; None when not cached here."""
         from symdebug._torch.dynamo_cache import cache_order
+
+        found = self._frame_code(frame)
+        if found is None:
+            return None
+        code, newest = found
+        return [newest.get(cid, cid) for cid in cache_order(code)]
+
+    def _frame_code(self, frame: str | int | None) -> tuple[Any, dict[str, str]] | None:
+        """The frame's code object and its compile ids by torch's id, once per facts state.
+
+        Torch reorders a frame's entries on every call (most recently used first), so only
+        the order is read each time; which code object holds them changes with the facts.
+        """
         from symdebug.queries.predict import frame_compiles
 
-        compiles = frame_compiles(self.facts(), frame)
-        for compile_ in reversed(compiles):
-            code = self.code_object(compile_.compile_id)
-            if code is not None:
-                # Torch's ids name the newest generation of each (ids restart on reset).
-                newest = {c.torch_id: c.compile_id for c in compiles}
-                return [newest.get(cid, cid) for cid in cache_order(code)]
-        return None
+        facts = self.facts()
+        if self._frame_codes[0] is not facts:
+            self._frame_codes = (facts, {})
+        known = self._frame_codes[1]
+        if frame not in known:
+            compiles = frame_compiles(facts, frame)
+            code = next(
+                (c for c in map(self.code_object, [x.compile_id for x in reversed(compiles)]) if c),
+                None,
+            )
+            # Torch's ids name the newest generation of each (ids restart on reset).
+            newest = {c.torch_id: c.compile_id for c in compiles}
+            known[frame] = None if code is None else (code, newest)
+        found: tuple[Any, dict[str, str]] | None = known[frame]
+        return found
 
     @contextmanager
     def recording(self) -> Iterator[None]:

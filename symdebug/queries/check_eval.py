@@ -63,8 +63,36 @@ GLOBALS: dict[str, Any] = {
 SOURCE_ROOTS = ("L[", "G[")
 
 
-class _Vectorize(ast.NodeTransformer):
-    """Sources -> ``V["<source>"]``; ``and``/``or``/``not`` and chained compares -> ``&|~``."""
+class _ScalarNamespace:
+    """What the printed checks call, on one call's Python ints (exact, as Dynamo's own)."""
+
+    ceil = staticmethod(math.ceil)
+    floor = staticmethod(math.floor)
+    trunc = staticmethod(math.trunc)
+    sqrt = staticmethod(math.sqrt)
+    sym_float = float
+    sym_int = staticmethod(math.trunc)
+    sym_max = staticmethod(max)
+    sym_min = staticmethod(min)
+    sym_sqrt = staticmethod(math.sqrt)
+    inf = math.inf
+
+
+SCALAR_GLOBALS: dict[str, Any] = {
+    "math": _ScalarNamespace,
+    "torch": _ScalarNamespace,
+    "max": max,
+    "min": min,
+    "abs": abs,
+    "int": math.trunc,
+    "float": float,
+    "round": round,
+    "__builtins__": {},
+}
+
+
+class _Sources(ast.NodeTransformer):
+    """Sources -> ``V["<source>"]`` (``len(<source>)`` -> ``V["len:<source>"]``)."""
 
     def __init__(self) -> None:
         self.sources: list[str] = []
@@ -88,6 +116,10 @@ class _Vectorize(ast.NodeTransformer):
     def _named(self, key: str) -> ast.expr:
         self.sources.append(key)
         return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(key), ast.Load())
+
+
+class _Vectorize(_Sources):
+    """As :class:`_Sources`; ``and``/``or``/``not`` and chained compares -> ``&|~``."""
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         node = self.generic_visit(node)  # type: ignore[assignment]
@@ -130,3 +162,19 @@ def compile_check(code: str) -> tuple[Evaluator, list[str]]:
             return eval(compiled, namespace, {"V": values})  # noqa: S307 - our own compiled AST
 
     return evaluate, list(dict.fromkeys(transformer.sources))
+
+
+def compile_scalar_check(code: str) -> Evaluator:
+    """A function of one call's ``{source: int}`` -> bool, in Python's own arithmetic.
+
+    One call needs no arrays: plain ints answer in a fraction of the time, and a division
+    by zero raises (then the check is not evaluated) as it would in Dynamo's guard.
+    """
+    tree = ast.parse(code.strip(), mode="eval")
+    body = ast.fix_missing_locations(_Sources().visit(tree))
+    compiled = compile(body, "<symdebug check>", "eval")
+
+    def evaluate(values: Values) -> Any:
+        return eval(compiled, SCALAR_GLOBALS, {"V": values})  # noqa: S307 - our own compiled AST
+
+    return evaluate

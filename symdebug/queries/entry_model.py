@@ -18,7 +18,7 @@ from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
-from symdebug.queries.check_eval import Evaluator, compile_check
+from symdebug.queries.check_eval import Evaluator, compile_check, compile_scalar_check
 
 
 @dataclass(slots=True)
@@ -32,6 +32,8 @@ class Check:
     guard: Guard | None = None
     specialization: Specialization | None = None
     cause: str = "unknown"
+    #: The same check on one call's Python ints (no arrays); None: ``evaluate`` serves both.
+    evaluate_one: Evaluator | None = None
 
     @property
     def program_state(self) -> bool:
@@ -75,6 +77,10 @@ def _equals(source: str, value: int | str) -> Evaluator:
     return lambda values: np.asarray(values[source]) == value
 
 
+def _equals_one(source: str, value: int | str) -> Evaluator:
+    return lambda values: values[source] == value
+
+
 def _rank_checks(compile_: Compile) -> list[Check]:
     ranks: dict[str, int] = {}
     for dim in compile_.inputs:
@@ -82,7 +88,13 @@ def _rank_checks(compile_: Compile) -> list[Check]:
             base = dim.source.rsplit(".size()[", 1)[0]
             ranks[base] = ranks.get(base, 0) + 1
     return [
-        Check("ndim", f"{base}.dim() == {rank}", [f"ndim:{base}"], _equals(f"ndim:{base}", rank))
+        Check(
+            "ndim",
+            f"{base}.dim() == {rank}",
+            [f"ndim:{base}"],
+            _equals(f"ndim:{base}", rank),
+            evaluate_one=_equals_one(f"ndim:{base}", rank),
+        )
         for base, rank in ranks.items()
     ]
 
@@ -95,7 +107,11 @@ def _static_checks(compile_: Compile, specs: dict[str, Specialization]) -> list[
         spec = specs.get(dim.source)
         kind = "static_dim" if ".size()[" in dim.source else "int_equals"
         check = Check(
-            kind, f"{dim.source} == {dim.value}", [dim.source], _equals(dim.source, dim.value)
+            kind,
+            f"{dim.source} == {dim.value}",
+            [dim.source],
+            _equals(dim.source, dim.value),
+            evaluate_one=_equals_one(dim.source, dim.value),
         )
         check.specialization, check.cause = spec, spec.cause if spec else "unknown"
         checks.append(check)
@@ -114,6 +130,7 @@ def _range_checks(code: str, kind: str, guards: list[Guard]) -> list[Check] | No
     source, lower, upper = parsed
     try:
         value, sources = compile_check(source)
+        value_one = compile_scalar_check(source)
     except SyntaxError:
         return None
     checks = []
@@ -127,7 +144,8 @@ def _range_checks(code: str, kind: str, guards: list[Guard]) -> list[Check] | No
         if is_lower and kind == "zero_one" and bound == 2:
             cause, guard = "zero_one", None
         evaluate = _at_least(value, bound) if is_lower else _at_most(value, bound)
-        checks.append(Check("range", text, sources, evaluate, guard, cause=cause))
+        one = _at_least_one(value_one, bound) if is_lower else _at_most_one(value_one, bound)
+        checks.append(Check("range", text, sources, evaluate, guard, cause=cause, evaluate_one=one))
     return checks
 
 
@@ -153,6 +171,14 @@ def _at_most(value: Evaluator, bound: int) -> Evaluator:
     return lambda values: np.asarray(value(values)) <= bound
 
 
+def _at_least_one(value: Evaluator, bound: int) -> Evaluator:
+    return lambda values: value(values) >= bound
+
+
+def _at_most_one(value: Evaluator, bound: int) -> Evaluator:
+    return lambda values: value(values) <= bound
+
+
 def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -> list[Check]:
     checks = []
     for shape_check in compile_.shape_checks:
@@ -163,13 +189,16 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
             continue
         try:
             evaluate, sources = compile_check(shape_check.code)
+            one = compile_scalar_check(shape_check.code)
         except SyntaxError:
             unparsed.append(shape_check.code)
             continue
         guard = guard_for_reason(reason, guards)
         kind = "duck_sizing" if reason.kind == "duck_sizing" else "shape_guard"
         cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
-        checks.append(Check(kind, shape_check.code, sources, evaluate, guard, cause=cause))
+        check = Check(kind, shape_check.code, sources, evaluate, guard, cause=cause)
+        check.evaluate_one = one
+        checks.append(check)
     return checks
 
 
