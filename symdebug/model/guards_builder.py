@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from symdebug.events import SHAPE_ENV, Event
@@ -19,7 +20,13 @@ _SYMBOL = re.compile(r"\b[su]\d+\b")
 
 def free_symbols(expr: str) -> list[str]:
     """Symbol names in a printed sympy expression, in order of appearance."""
-    return list(dict.fromkeys(_SYMBOL.findall(expr)))
+    return list(_free_symbols(expr))
+
+
+@lru_cache(maxsize=65536)
+def _free_symbols(expr: str) -> tuple[str, ...]:
+    """Remembered: recompiles repeat their guards' expressions."""
+    return tuple(dict.fromkeys(_SYMBOL.findall(expr)))
 
 
 def _status(evidence: StackEvidence, live: Mapping[str, Any]) -> GuardStatus:

@@ -33,17 +33,21 @@ def mangle(source: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", source)
 
 
-def _kernel_nodes(mapping: dict[str, object], name: str) -> list[str]:
+def kernel_nodes(mapping: dict[str, object]) -> dict[str, list[str]]:
+    """Kernel name -> the FX nodes it computes (pre-grad names where known), in one pass.
+
+    Handles are ``name:<debug handle>``; every ``*CodeToPost`` table adds to the name.
+    """
     post_to_pre = mapping.get("postToPre")
     pre = post_to_pre if isinstance(post_to_pre, dict) else {}
-    nodes: list[str] = []
+    nodes: dict[str, list[str]] = {}
     for key, value in mapping.items():
         if not key.endswith("CodeToPost") or not isinstance(value, dict):
             continue
         for handle, posts in value.items():
-            if str(handle).split(":")[0] == name:
-                nodes += [n for post in posts for n in pre.get(post, [post])]
-    return list(dict.fromkeys(nodes))
+            found = nodes.setdefault(str(handle).split(":")[0], [])
+            found += [n for post in posts for n in pre.get(post, [post])]
+    return {name: list(dict.fromkeys(found)) for name, found in nodes.items()}
 
 
 def _kernel(
@@ -51,7 +55,7 @@ def _kernel(
     cid: CompileId,
     graph: str,
     sources: dict[str, list[Source]],
-    mapping: dict[str, object],
+    nodes: dict[str, list[str]],
 ) -> Kernel:
     size_args = []
     for param, expr in zip(parsed.params, parsed.call_args, strict=False):
@@ -66,7 +70,7 @@ def _kernel(
         language=parsed.language,
         size_args=size_args,
         literals=[KernelLiteral(v, kind, ctx) for v, kind, ctx in kernel_literals(parsed)],
-        nodes=_kernel_nodes(mapping, parsed.name),
+        nodes=list(nodes.get(parsed.name, [])),
         source=parsed.body.strip(),
     )
 
@@ -120,8 +124,8 @@ def build_kernels(
     codes: list[GraphCode] = []
     for index, event in enumerate(group.named("inductor_output_code")):
         wrapper = parse_output_code(event.payload or "")
-        mapping = mappings[index] if index < len(mappings) else {}
-        kernels += [_kernel(k, cid, wrapper.graph, sources, mapping) for k in wrapper.kernels]
+        nodes = kernel_nodes(mappings[index]) if index < len(mappings) else {}
+        kernels += [_kernel(k, cid, wrapper.graph, sources, nodes) for k in wrapper.kernels]
         backward = wrapper.graph.endswith("backward")
         dims = [] if backward else _specialized(wrapper, placeholders, sources)
         codes.append(GraphCode(cid, wrapper.graph, wrapper.input_sizes, dims))

@@ -90,6 +90,7 @@ def _parsed(text: str) -> str | None:
     return text
 
 
+@lru_cache(maxsize=65536)
 def size_expression(source: str) -> str | None:
     """A size or int input as user code reads it: ``x.shape[1]``, ``self.k``; or None."""
     parsed = Source(source)

@@ -54,22 +54,34 @@ class Evidence:
     small: bool = False
 
 
-def evidence_of(
+#: An :class:`Evidence`'s fields, in order: what a table of answers is keyed by (a tuple
+#: hashes at C speed; the frozen dataclass's own hash and equality cost five times more).
+EvidenceKey = tuple[Cause, Source | None, str, tuple[tuple[str, str], ...], str, bool]
+
+
+def evidence_key(
     cause: Cause, source: str | None = None, guard: Guard | None = None, *, small: bool = False
-) -> Evidence:
-    """The evidence of a cause about ``source``, with its guard's expression and user line."""
+) -> EvidenceKey:
+    """The fields of :func:`evidence_of`'s answer, as a tuple."""
     names: tuple[tuple[str, str], ...] = ()
     if guard is not None and len(guard.symbols) == len(guard.sources):
         names = _spelled(tuple(guard.symbols), tuple(guard.sources))
     frame = guard.user_frame if guard is not None else None
-    return Evidence(
-        cause=cause,
-        source=(source if type(source) is Source else Source(source)) if source else None,
-        expr=guard.expr if guard is not None else "",
-        names=names,
-        line=frame.line if frame is not None else "",
-        small=small,
+    return (
+        cause,
+        (source if type(source) is Source else Source(source)) if source else None,
+        guard.expr if guard is not None else "",
+        names,
+        frame.line if frame is not None else "",
+        small,
     )
+
+
+def evidence_of(
+    cause: Cause, source: str | None = None, guard: Guard | None = None, *, small: bool = False
+) -> Evidence:
+    """The evidence of a cause about ``source``, with its guard's expression and user line."""
+    return Evidence(*evidence_key(cause, source, guard, small=small))
 
 
 @lru_cache(maxsize=16384)

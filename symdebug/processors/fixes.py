@@ -33,6 +33,8 @@ from symdebug.processors.fix_evidence import (
     STATIC_BY_DEFAULT,
     UNBACKED_SOURCES,
     Evidence,
+    EvidenceKey,
+    evidence_key,
     evidence_of,
     is_size,
 )
@@ -114,14 +116,26 @@ class FixTable:
 
     def __init__(self) -> None:
         self._fixes: dict[tuple[str, str, str, str], Fix] = {}
-        self._answers: dict[Evidence, list[Fix]] = {}
+        self._answers: dict[EvidenceKey, list[Fix]] = {}
 
     def fixes(self, evidence: Evidence) -> list[Fix]:
         """The shared fixes of ``evidence`` (a new list, holding shared objects)."""
-        answer = self._answers.get(evidence)
+        key: EvidenceKey = (
+            evidence.cause,
+            evidence.source,
+            evidence.expr,
+            evidence.names,
+            evidence.line,
+            evidence.small,
+        )
+        return self.fixes_of(key)
+
+    def fixes_of(self, key: EvidenceKey) -> list[Fix]:
+        """The shared fixes of the evidence with these fields (see :func:`evidence_key`)."""
+        answer = self._answers.get(key)
         if answer is None:
-            answer = [self.shared(fix) for fix in fixes_for(evidence)]
-            self._answers[evidence] = answer
+            answer = [self.shared(fix) for fix in fixes_for(Evidence(*key))]
+            self._answers[key] = answer
         return list(answer)
 
     def shared(self, fix: Fix) -> Fix:
@@ -189,12 +203,12 @@ def suggest_fixes(facts: Facts) -> None:
     _symbol_fixes(facts, table)
     for guard in facts.guards:
         source = guard.sources[0] if guard.sources else None
-        guard.fixes = table.fixes(evidence_of(guard.cause, source, guard))
+        guard.fixes = table.fixes_of(evidence_key(guard.cause, source, guard))
         guard.fix = first_line(guard.fixes)
     for spec in facts.specializations:
         first = spec.guards[0] if spec.guards else None
-        evidence = evidence_of(spec.cause, spec.source, first, small=_is_small(spec.value))
-        spec.fixes = table.fixes(evidence)
+        small = _is_small(spec.value)
+        spec.fixes = table.fixes_of(evidence_key(spec.cause, spec.source, first, small=small))
         spec.fix = first_line(spec.fixes)
     index = FactIndex(facts)
     for recompile in facts.recompiles:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import Reason, parse_reason
@@ -115,16 +116,21 @@ def _same_check(reason: Reason, guards: list[Guard]) -> Guard | None:
     """The guard whose expression, in the user's names, is the failed check."""
     wanted = _check_text(reason.code)
     for guard in guards:
-        if len(guard.symbols) != len(guard.sources):
-            continue
-        names = {
-            sym: size_expression(src) or src.stripped
-            for sym, src in zip(guard.symbols, guard.sources, strict=True)
-        }
-        python = python_expression(guard.expr, names)
-        if python is not None and _check_text(python) == wanted:
-            return guard
+        if len(guard.symbols) == len(guard.sources):
+            found = _guard_check_text(guard.expr, tuple(guard.symbols), tuple(guard.sources))
+            if found and found == wanted:
+                return guard
     return None
+
+
+@lru_cache(maxsize=65536)
+def _guard_check_text(expr: str, symbols: tuple[str, ...], sources: tuple[Source, ...]) -> str:
+    """A guard as :func:`_check_text` of its Python (``""`` without one); recompiles repeat."""
+    names = {
+        sym: size_expression(src) or src.stripped for sym, src in zip(symbols, sources, strict=True)
+    }
+    python = python_expression(expr, names)
+    return _check_text(python) if python is not None else ""
 
 
 def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:

@@ -311,3 +311,23 @@ def test_a_recompile_that_made_several_inputs_dynamic_marks_them_together() -> N
     facts.symbols[3].state = "static-by-default"  # one input only: its own mark says it
     suggest_fixes(facts)
     assert all("L['v']" not in str(f.settings) for f in facts.recompiles[0].fixes)
+
+
+def test_the_key_a_fix_table_answers_by_is_the_evidence_field_by_field() -> None:
+    """Tables key answers by a tuple of the Evidence's fields: same order, same values."""
+    import dataclasses
+
+    from symdebug.processors.fix_evidence import Evidence, evidence_key
+
+    guard = Guard(
+        id="g0",
+        expr="Eq(Mod(s27, 2), 0)",
+        compile_id="0/0",
+        symbols=["s27"],
+        sources=[Source("L['x'].size()[1]")],
+        user_stack=[Frame("m.py", 3, "f", "y = x.view(-1, 2)")],
+    )
+    key = evidence_key("op_requirement", "L['x'].size()[1]", guard, small=True)
+    evidence = evidence_of("op_requirement", "L['x'].size()[1]", guard, small=True)
+    assert tuple(getattr(evidence, f.name) for f in dataclasses.fields(Evidence)) == key
+    assert key[3] == (("s27", "x.shape[1]"),) and key[4] == "y = x.view(-1, 2)"
