@@ -45,30 +45,73 @@ def interned_strings() -> dict[int, str]:
 _HASHED = 'h.update(payload.encode("utf-8"))'
 _TOLERANT = 'h.update(payload.encode("utf-8", "surrogatepass"))'
 
+# torch builds every payload once any handler listens, and some cost a compile more than
+# all of capture's own work: each AOT and Inductor graph printed as code (five per
+# Inductor graph), a runnable repro script, the functorch config.  symdebug reads
+# none of them (Dynamo's graph and Inductor's output code are what it parses), so while
+# only its handlers listen, the copy of ``trace_structured`` leaves these payloads out;
+# with any other handler (TORCH_TRACE, tlparse's) every payload is built as before.
+UNREAD_PAYLOADS = frozenset(
+    {
+        "aot_inference_graph",
+        "aot_forward_graph",
+        "aot_backward_graph",
+        "aot_joint_graph",
+        "aot_forward_graph_fw_metadata",
+        "aot_backward_graph_fw_metadata",
+        "torch._functorch.config",
+        "runtime_wrapper_orchestration",
+        "before_pre_grad_graph",
+        "after_pre_grad_graph",
+        "before_joint_graph",
+        "after_joint_graph",
+        "before_post_grad_graph",
+        "inductor_post_grad_graph",
+        "fx_graph_runnable",
+    }
+)
+#: What a handler says to be one of symdebug's (this module imports no capture code).
+OUR_HANDLER = "symdebug_reads_only_what_it_parses"
+_BUILT = "payload = payload_fn()"
+_SPARED = f"payload = None if {OUR_HANDLER}(name, record) else payload_fn()"
+
+
+def _payload_unread(name: str, record: dict[str, Any]) -> bool:
+    """Whether no handler listening reads this event's payload (see above)."""
+    metadata = record.get(name)
+    if name == "artifact" and isinstance(metadata, dict):
+        name = str(metadata.get("name"))
+    if name not in UNREAD_PAYLOADS:
+        return False
+    return all(getattr(handler, OUR_HANDLER, False) for handler in _internal.trace_log.handlers)
+
 
 @functools.cache
-def _tolerant_code() -> CodeType | None:
-    """``trace_structured``'s code with the tolerant hashing, or None where it differs."""
+def _adapted_code() -> CodeType | None:
+    """``trace_structured``'s code with each change whose text it still holds, or None."""
     function = _internal.trace_structured
     try:
         lines, first = inspect.getsourcelines(function)
     except (OSError, TypeError):
         return None
     source = textwrap.dedent("".join(lines))
-    if source.count(_HASHED) != 1 or not source.startswith("def "):
+    changes = [(a, b) for a, b in ((_HASHED, _TOLERANT), (_BUILT, _SPARED)) if source.count(a) == 1]
+    if not changes or not source.startswith("def "):
         return None
-    padded = "\n" * (first - 1) + source.replace(_HASHED, _TOLERANT)  # tracebacks keep lines
+    adapted = functools.reduce(lambda text, change: text.replace(*change), changes, source)
+    padded = "\n" * (first - 1) + adapted  # tracebacks keep torch's line numbers
+    function.__globals__.setdefault(OUR_HANDLER, _payload_unread)
     namespace: dict[str, Any] = {}
     exec(compile(padded, function.__code__.co_filename, "exec"), function.__globals__, namespace)  # noqa: S102
     code: CodeType = namespace[function.__name__].__code__
     return code if code.co_freevars == function.__code__.co_freevars else None
 
 
-def _tolerant_hashing() -> Callable[[], None]:
+def _adapted() -> Callable[[], None]:
     function = _internal.trace_structured
-    original, tolerant = function.__code__, _tolerant_code()
-    if tolerant is not None:
-        function.__code__ = tolerant
+    original, adapted = function.__code__, _adapted_code()
+    if adapted is not None:
+        function.__code__ = adapted
 
     def undo() -> None:
         function.__code__ = original
@@ -76,9 +119,9 @@ def _tolerant_hashing() -> Callable[[], None]:
     return undo
 
 
-_TOLERANT_HASHING = Held(_tolerant_hashing)
+_ADAPTED = Held(_adapted)
 
 
-def payload_hashing_tolerant() -> AbstractContextManager[None]:
-    """Non-UTF-8 text in a payload compiles under capture as it does without (see above)."""
-    return _TOLERANT_HASHING.held()
+def trace_structured_adapted() -> AbstractContextManager[None]:
+    """Non-UTF-8 text hashed as without capture; payloads nobody reads left out (see above)."""
+    return _ADAPTED.held()

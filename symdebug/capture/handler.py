@@ -47,6 +47,10 @@ def _compile_key(metadata: dict[str, Any]) -> CompileKey | None:
 class CaptureHandler(logging.Handler):
     """Collects structured trace records, with live context, into an EventStream."""
 
+    #: Reads no payload of ``UNREAD_PAYLOADS`` (:data:`symdebug._torch.trace_logger.OUR_HANDLER`):
+    #: while only such handlers listen, torch does not build those payloads.
+    symdebug_reads_only_what_it_parses = True
+
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
         self.stream = EventStream(source="live")

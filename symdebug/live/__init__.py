@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import (
     interned_strings,
-    payload_hashing_tolerant,
+    trace_structured_adapted,
     trace_logger,
 )
 from symdebug.capture.cells import cell_aliases
@@ -76,7 +76,7 @@ class LiveCapture:
         if self._kernel_provenance:  # the kernel -> node mapping (Inductor only)
             stack.enter_context(inductor_provenance_enabled())
         stack.enter_context(exports_recorded(self.handler.stream))
-        stack.enter_context(payload_hashing_tolerant())
+        stack.enter_context(trace_structured_adapted())
         logger = trace_logger()
         logger.addHandler(self.handler)
         stack.callback(logger.removeHandler, self.handler)
@@ -268,7 +268,7 @@ def attached(handler: CaptureHandler) -> Iterator[None]:
     if handler in logger.handlers:
         yield
         return
-    with compile_caches_disabled(), inductor_provenance_enabled(), payload_hashing_tolerant():
+    with compile_caches_disabled(), inductor_provenance_enabled(), trace_structured_adapted():
         logger.addHandler(handler)
         try:
             yield

@@ -238,3 +238,43 @@ def test_a_compile_interrupted_by_keyboard_interrupt_is_incomplete() -> None:
         torch.compile(model, backend="eager")(torch.randn(8, 4), 2)
     assert [c.status for c in s.compiles] == ["incomplete", "ok"]
     assert "[incomplete: did not finish" in str(s)
+
+
+def _aot_payloads(s: symdebug.LiveSession) -> list[str | None]:
+    return [e.payload for e in s.live.handler.stream.events if e.name == "aot_inference_graph"]
+
+
+def test_payloads_nobody_reads_are_not_built_while_only_symdebug_listens() -> None:
+    torch._dynamo.reset()
+    with symdebug.capture() as s:
+        outputs = run_calls()
+    assert _aot_payloads(s) and all(p is None for p in _aot_payloads(s))  # torch spared them
+    assert all(e.payload for e in s.live.handler.stream.events if e.name == "dynamo_output_graph")
+    assert len(s.compiles) == 2 and s.guards and s.recompiles  # every fact still there
+    torch._dynamo.reset()
+    assert [o.tolist() for o in outputs] == [o.tolist() for o in run_calls()]
+
+
+class _Listener(logging.Handler):
+    """Another tool on torch's trace logger (TORCH_TRACE's handler, tlparse's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.aot: list[str | None] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "aot_inference_graph" in (getattr(record, "metadata", None) or {}):
+            self.aot.append(getattr(record, "payload", None))
+
+
+def test_with_another_handler_listening_every_payload_is_built() -> None:
+    torch._dynamo.reset()
+    listener = _Listener()
+    trace_logger().addHandler(listener)
+    try:
+        with symdebug.capture() as s:
+            run_calls()
+    finally:
+        trace_logger().removeHandler(listener)
+    assert listener.aot and all(listener.aot)  # the other tool gets what torch always wrote
+    assert _aot_payloads(s) and all(_aot_payloads(s))
