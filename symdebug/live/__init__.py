@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from symdebug._torch.settings import compile_caches_disabled, inductor_provenance_enabled
 from symdebug._torch.trace_logger import (
     interned_strings,
-    trace_structured_adapted,
     trace_logger,
+    trace_structured_adapted,
 )
 from symdebug.capture.cells import cell_aliases
 from symdebug.capture.export_hook import exports_recorded
