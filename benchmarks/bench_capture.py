@@ -2,7 +2,8 @@
 
 Each mode compiles the same model (dozens of shape guards, several recompiles) in a fresh
 process, so TORCH_TRACE (read at import) and Dynamo's caches start equal.  Modes run
-interleaved, REPEATS times each; we report medians and the ratios to the plain compile:
+interleaved, REPEATS times each; we report medians and the ratios to the plain compile,
+and how much each mode's peak RSS grew while compiling:
 
   plain      torch.compile, no handler                 (baseline)
   handler    a handler on torch's trace logger that records nothing: what torch itself does
@@ -29,7 +30,7 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
 CHILD = textwrap.dedent(
     """
-    import sys, time, torch
+    import resource, sys, time, torch
     torch.compiler.config.force_disable_caches = True
     import symdebug
 
@@ -50,6 +51,7 @@ CHILD = textwrap.dedent(
     torch.compile(lambda x: x + 1, backend="aot_eager")(torch.randn(2))  # warm imports
     torch._dynamo.reset()
     start, cpu = time.perf_counter(), time.process_time()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if sys.argv[1].startswith("symdebug"):
         with symdebug.capture(kernel_provenance=sys.argv[1] == "symdebug") as s:
             calls()
@@ -70,12 +72,16 @@ CHILD = textwrap.dedent(
     else:
         calls()
         guards = -1
-    print(time.perf_counter() - start, time.process_time() - cpu, guards)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak  # KB on Linux
+    print(time.perf_counter() - start, time.process_time() - cpu, guards, grown)
     """
 )
 
 
-def run_mode(mode: str, trace_dir: str, backend: str = "aot_eager") -> tuple[float, float, int]:
+def run_mode(
+    mode: str, trace_dir: str, backend: str = "aot_eager"
+) -> tuple[float, float, int, float]:
+    """Wall and CPU seconds of the compiles, guards captured, peak RSS growth in MB."""
     env = dict(os.environ)
     env.pop("TORCH_TRACE", None)
     if mode == "trace":
@@ -87,7 +93,7 @@ def run_mode(mode: str, trace_dir: str, backend: str = "aot_eager") -> tuple[flo
         capture_output=True,
         text=True,
     ).stdout.split()
-    return float(out[0]), float(out[1]), int(out[2])
+    return float(out[0]), float(out[1]), int(out[2]), float(out[3]) / 1024
 
 
 #: Inductor compiles C++ for each graph (seconds each): fewer modes and rounds there.
@@ -101,15 +107,17 @@ def measure(backend: str, modes: tuple[str, ...], repeats: int) -> None:
     """Every mode ``repeats`` times, interleaved in a new order each round; print medians."""
     wall: dict[str, list[float]] = {mode: [] for mode in modes}
     cpu: dict[str, list[float]] = {mode: [] for mode in wall}
+    grown: dict[str, list[float]] = {mode: [] for mode in wall}
     guards = 0
     with tempfile.TemporaryDirectory() as trace_dir:
         for repeat in range(repeats):
             order = list(wall)
             random.Random(repeat).shuffle(order)  # no mode always runs first or last
             for mode in order:
-                seconds, cpu_seconds, count = run_mode(mode, trace_dir, backend)
+                seconds, cpu_seconds, count, megabytes = run_mode(mode, trace_dir, backend)
                 wall[mode].append(seconds)
                 cpu[mode].append(cpu_seconds)
+                grown[mode].append(megabytes)
                 guards = max(guards, count)
             print(f"  {backend}: round {repeat + 1}/{repeats} done", file=sys.stderr)
     print(f"capture overhead, {backend} ({repeats} runs per mode, medians; {guards} guards)")
@@ -125,6 +133,9 @@ def measure(backend: str, modes: tuple[str, ...], repeats: int) -> None:
         if "handler" in median:
             own = median["symdebug-lean"] / median["handler"]
             print(f"    symdebug-lean / a handler recording nothing: x{own:.3f} (symdebug's own)")
+    print("  peak RSS growth while compiling (what the events and facts kept, and transients):")
+    for mode, values in grown.items():
+        print(f"    {mode:<13} {statistics.median(values):7.1f} MB")
 
 
 def main() -> None:
