@@ -161,6 +161,34 @@ export function frameLabel(session: Session, compileId: string): string {
   return `${c.callee?.qualname || c.name} (frame ${c.frame_id}${generation}${where})`;
 }
 
+export interface FrameChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * The explorer's frame choices. A name that is one frame is chosen by name; a name defined
+ * again (a re-run cell) offers each definition, newest first, valued by its frame id
+ * (Python's `frame=` takes a name or an id; by name it answers for the newest).
+ */
+export function frameChoices(session: Session): FrameChoice[] {
+  const ids = new Map<string, number[]>();
+  const latest = new Map<number, string>(); // frame id -> its newest compile
+  for (const c of session.compiles) {
+    const known = ids.get(c.name) ?? [];
+    if (!known.includes(c.frame_id)) known.push(c.frame_id);
+    ids.set(c.name, known);
+    latest.set(c.frame_id, c.compile_id);
+  }
+  return [...ids].flatMap(([name, frameIds]) =>
+    frameIds.length === 1
+      ? [{ value: name, label: name }]
+      : [...frameIds]
+          .sort((a, b) => b - a)
+          .map((id) => ({ value: String(id), label: frameLabel(session, latest.get(id) ?? "") })),
+  );
+}
+
 export type Link = { pane: string; id?: string };
 
 export function parseHash(hash: string): Link {

@@ -4,7 +4,7 @@
 import { h } from "./dom";
 import { render as renderViewer } from "./index";
 import type { Wire } from "./model";
-import { unpack } from "./model";
+import { frameChoices, unpack } from "./model";
 import type { Operation } from "./patch";
 import { applyPatch } from "./patch";
 
@@ -87,11 +87,11 @@ export default {
       el.dataset.revision = String(revision);
       el.dataset.patches = String(patches);
       const data = unpack(wire);
-      const names = [...new Set(data.compiles.map((c) => c.name))];
       frame.replaceChildren(
-        ...names.map((n) => {
+        ...frameChoices(data).map((choice) => {
           const o = document.createElement("option");
-          o.value = o.textContent = n;
+          o.value = choice.value;
+          o.textContent = choice.label;
           return o;
         }),
       );

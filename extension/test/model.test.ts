@@ -6,6 +6,7 @@ import {
   explanationsOf,
   filterGuards,
   formatHash,
+  frameChoices,
   frameLabel,
   frames,
   guardOf,
@@ -219,6 +220,15 @@ describe("overview and why", () => {
     expect(sources(twice)).toEqual([X]);
     expect(frameLabel(twice, "0/1")).toMatch(/^\S+ \(frame 0, /);
     expect(frameLabel(twice, "9/9")).toBe("compile 9/9");
+  });
+  it("offers a name once, and each definition of a name defined again, newest first", () => {
+    expect(frameChoices(session)).toEqual([{ value: "f", label: "f" }]);
+    const again = { ...compile("1/0", 0), frame_id: 1, lineno: 9 };
+    const h = { ...compile("2/0", 0), frame_id: 2, name: "h" };
+    const choices = frameChoices({ ...session, compiles: [...session.compiles, again, h] });
+    expect(choices.map((c) => c.value)).toEqual(["1", "0", "h"]);
+    expect(choices[0].label).toBe("f (frame 1, /w/f.py:9)");
+    expect(choices[2].label).toBe("h");
   });
 });
 

@@ -112,6 +112,20 @@ function v(e, t) {
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
 	return `${n.callee?.qualname || n.name} (frame ${n.frame_id}${r}${i})`;
 }
+function ee(e) {
+	let t = /* @__PURE__ */ new Map(), n = /* @__PURE__ */ new Map();
+	for (let r of e.compiles) {
+		let e = t.get(r.name) ?? [];
+		e.includes(r.frame_id) || e.push(r.frame_id), t.set(r.name, e), n.set(r.frame_id, r.compile_id);
+	}
+	return [...t].flatMap(([t, r]) => r.length === 1 ? [{
+		value: t,
+		label: t
+	}] : [...r].sort((e, t) => t - e).map((t) => ({
+		value: String(t),
+		label: v(e, n.get(t) ?? "")
+	})));
+}
 function y(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
@@ -122,37 +136,37 @@ function y(e) {
 function b(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function ee(e, t, n, r, i = 10) {
+function x(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function x(e) {
+function S(e) {
 	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
 }
-var S = /* @__PURE__ */ new WeakMap();
-function C(e, t, n) {
-	let r = S.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), S.set(e, r)), r.get(n);
+var C = /* @__PURE__ */ new WeakMap();
+function w(e, t, n) {
+	let r = C.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), C.set(e, r)), r.get(n);
 }
 function te(e, t) {
-	return t === null ? void 0 : C(e.guards, (e) => e.id, t);
+	return t === null ? void 0 : w(e.guards, (e) => e.id, t);
 }
 function ne(e, t, n) {
-	return C(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
-}
-function re(e, t) {
-	return t === null ? void 0 : C(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
-}
-function w(e, t) {
-	return t.symbols.map((n) => {
-		let r = ne(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${x(r)}` : n;
-	});
+	return w(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
 function T(e, t) {
+	return t === null ? void 0 : w(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+}
+function E(e, t) {
+	return t.symbols.map((n) => {
+		let r = ne(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${S(r)}` : n;
+	});
+}
+function re(e, t) {
 	return e.recompiles.filter((e) => t.has(e.compile_id));
 }
 // src/chart.ts
-var ie = "http://www.w3.org/2000/svg", E = 720, D = 300, O = 96, k = 36, A = 608, j = 212, M = "#cf222e", N = "#0969da", ae = "#bc4c00", P = "#57606a";
+var ie = "http://www.w3.org/2000/svg", D = 720, O = 300, k = 96, A = 36, j = 608, ae = 212, M = "#cf222e", N = "#0969da", oe = "#bc4c00", P = "#57606a";
 function F(e, t, n) {
 	let r = document.createElementNS(ie, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
@@ -163,11 +177,11 @@ function I(e, ...t) {
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function oe(e) {
+function se(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort(f).concat("recompile");
 }
-function se(e, t, n = 6) {
+function ce(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -178,25 +192,25 @@ function se(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function ce(e) {
+function L(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : A / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : j / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: se(n, r).map((e) => [i(e), String(e)])
+			ticks: ce(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => O + (e + .5) / Math.max(t, 1) * A, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => k + (e + .5) / Math.max(t, 1) * j, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function L(e) {
+function R(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function R(e, t) {
+function z(e, t) {
 	let n = e.ticks.map(([e, t]) => I({ class: "tick" }, F("line", {
 		x1: e,
 		x2: e,
@@ -210,7 +224,7 @@ function R(e, t) {
 		"text-anchor": "middle"
 	}, t)));
 	return I({ "data-axis": "x" }, F("line", {
-		x1: O,
+		x1: k,
 		x2: 704,
 		y1: 248,
 		y2: 248,
@@ -222,7 +236,7 @@ function R(e, t) {
 		"text-anchor": "middle"
 	}, t));
 }
-function z(e, t) {
+function B(e, t) {
 	let n = e.map((e) => I({ class: "tick" }, F("line", {
 		x1: 92,
 		x2: 704,
@@ -236,9 +250,9 @@ function z(e, t) {
 		"text-anchor": "end"
 	}, e)));
 	return I({ "data-axis": "y" }, F("line", {
-		x1: O,
-		x2: O,
-		y1: k,
+		x1: k,
+		x2: k,
+		y1: A,
 		y2: 248,
 		stroke: P
 	}), ...n, F("text", {
@@ -247,14 +261,14 @@ function z(e, t) {
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function B(e, t, n = 4) {
+function V(e, t, n = 4) {
 	return F("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: ae,
+		stroke: oe,
 		"stroke-width": 1.5
 	});
 }
-function V() {
+function H() {
 	let e = [
 		[F("circle", {
 			cx: 6,
@@ -263,7 +277,7 @@ function V() {
 			fill: "none",
 			stroke: N
 		}), "predicted entry"],
-		[B(6, -4), "entry that served (re-run)"],
+		[V(6, -4), "entry that served (re-run)"],
 		[F("line", {
 			x1: 6,
 			x2: 6,
@@ -279,18 +293,18 @@ function V() {
 	];
 	return I({
 		"data-legend": "",
-		transform: `translate(${O} 16)`
+		transform: `translate(${k} 16)`
 	}, ...e.map(([e, n], r) => I({ transform: `translate(${t[r]} 0)` }, e, F("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function H(e, t) {
+function U(e, t) {
 	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
 }
-function U() {
+function W() {
 	return I({
 		"data-tooltip": "",
 		visibility: "hidden",
@@ -307,15 +321,15 @@ function U() {
 		y: 15
 	}));
 }
-function W(e, t, n, r) {
+function G(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), E - o);
+	let s = Math.min(Math.max(n - o / 2, 0), D - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function G(e, t, n, r) {
+function le(e, t, n, r) {
 	let i = I({
 		class: "point",
 		"data-point": t
@@ -323,7 +337,7 @@ function G(e, t, n, r) {
 	e.recompiled[t] && i.appendChild(F("line", {
 		x1: n,
 		x2: n,
-		y1: k,
+		y1: A,
 		y2: 248,
 		stroke: M,
 		"stroke-opacity": .4
@@ -335,28 +349,28 @@ function G(e, t, n, r) {
 		stroke: N
 	}));
 	let a = e.actual[t];
-	a != null && i.appendChild(B(n, r(a)));
+	a != null && i.appendChild(V(n, r(a)));
 	let o = F("rect", {
 		x: n - 6,
-		y: k,
+		y: A,
 		width: 12,
-		height: j,
+		height: ae,
 		fill: "transparent"
 	});
-	return o.appendChild(F("title", {}, H(e, t))), i.appendChild(o), i;
+	return o.appendChild(F("title", {}, U(e, t))), i.appendChild(o), i;
 }
-function le(e) {
-	let t = oe(e), n = L(t), r = ce(e), i = F("svg", {
-		width: E,
-		height: D,
-		viewBox: `0 0 ${E} ${D}`,
+function ue(e) {
+	let t = se(e), n = R(t), r = L(e), i = F("svg", {
+		width: D,
+		height: O,
+		viewBox: `0 0 ${D} ${O}`,
 		"data-chart": "sweep"
 	});
-	i.append(R(r, e.axis ?? "point"), z(t, n), V());
-	let a = U();
+	i.append(z(r, e.axis ?? "point"), B(t, n), H());
+	let a = W();
 	return e.x.forEach((t, o) => {
-		let s = G(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => W(a, H(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = le(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => G(a, U(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/panes.ts
@@ -372,7 +386,7 @@ function q(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function ue(t, n, r = {}) {
+function de(t, n, r = {}) {
 	let i = e("div");
 	for (let a of m(t)) {
 		let o = {
@@ -401,27 +415,27 @@ function ue(t, n, r = {}) {
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of T(t, u)) i.appendChild(de(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(me(e, r));
+		for (let e of re(t, u)) i.appendChild(fe(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(he(e, r));
 	}
 	return i;
 }
-function de(t, n, r, i = {}) {
+function fe(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), fe(t, n, r, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), pe(t, n, r, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function fe(n, r, i, a) {
+function pe(n, r, i, a) {
 	let o = r.sources.map((e) => {
 		let t = _(n, e)?.user_name;
 		return t ? `${t} (${e})` : e;
-	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = te(n, r.guard), l = re(n, r.specialization);
-	return c ? t(s, pe(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = te(n, r.guard), l = T(n, r.specialization);
+	return c ? t(s, me(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function pe(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = w(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function me(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = E(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
@@ -431,7 +445,7 @@ function pe(t, n, r, i) {
 	}, n.expr)];
 	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function me(t, n = {}) {
+function he(t, n = {}) {
 	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
@@ -444,15 +458,15 @@ function me(t, n = {}) {
 	let o = X(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function he(e) {
+function ge(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function ge(t) {
+function _e(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function _e(t, n) {
+function ve(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -462,9 +476,9 @@ function _e(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, x(i)), e("td", {}, he(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, S(i)), e("td", {}, ge(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of ge(t)) r.appendChild(e);
+	for (let e of _e(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -476,7 +490,7 @@ function _e(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function ve(t, n, i, a = {}) {
+function ye(t, n, i, a = {}) {
 	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -489,9 +503,9 @@ function ve(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, s("cause", p(t.guards, (e) => e.cause)), s("status", p(t.guards, (e) => e.status)), s("compile", p(t.guards, (e) => e.compile_id)), s("phase", p(t.guards, (e) => e.phase)), l, e("span", {
 		class: "muted",
 		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), ye(t, d, n, i, a));
+	}, `${d.length} of ${t.guards.length} guards`)), be(t, d, n, i, a));
 }
-function ye(t, n, r, i, a) {
+function be(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -502,8 +516,8 @@ function ye(t, n, r, i, a) {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
 	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = ee(l.scrollTop, l.clientHeight || 480, K, n.length);
-		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => be(t, e, r, i, a)), J((n.length - o) * K));
+		let [e, o] = x(l.scrollTop, l.clientHeight || 480, K, n.length);
+		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => xe(t, e, r, i, a)), J((n.length - o) * K));
 	};
 	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
@@ -511,8 +525,8 @@ function J(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function be(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Q(o.filename)}:${o.lineno}` : "", c = w(t, n).join("; ");
+function xe(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${ke(o.filename)}:${o.lineno}` : "", c = E(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
@@ -522,21 +536,21 @@ function be(t, n, r, i, a) {
 		"data-symbols": ""
 	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
 }
-function xe(t, n, r, i = {}) {
+function Se(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
 	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Se(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), X(a.fixes), e("p", { class: "muted" }, `link: ${b({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ce(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), X(a.fixes), e("p", { class: "muted" }, `link: ${b({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function Se(t, n) {
+function Ce(t, n) {
 	if (!n.symbols.length) return null;
-	let r = w(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = E(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
 function Y(t) {
@@ -551,7 +565,7 @@ function X(t, n = t.length) {
 	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Y)) : null;
 	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Y), a);
 }
-function Ce(t, n, i, a = {}) {
+function we(t, n, i, a = {}) {
 	let o = h(t), s = n.source ?? o[0] ?? "", c = g(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${v(t, n.compile_id)}`), Z(n.steps, i, a), X(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
 		let n = _(t, e)?.user_name;
@@ -559,9 +573,9 @@ function Ce(t, n, i, a = {}) {
 	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${v(t, l.compile_id)}`) : null, Z(l?.steps ?? [], i, a), X(l?.fixes ?? []), ...u);
 }
 function Z(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, we(t, n, r))));
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Te(t, n, r))));
 }
-function we(t, n, r) {
+function Te(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -572,37 +586,37 @@ function we(t, n, r) {
 		})
 	}, t.text);
 }
-function Te(t) {
+function Ee(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(Ee(e));
+	for (let e of t.kernels) n.appendChild(De(e));
 	return n;
 }
-function Ee(t) {
-	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), De(t.source));
-}
 function De(t) {
+	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), Oe(t.source));
+}
+function Oe(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function Oe(t) {
+function Q(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, le(t)));
+		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, ue(t)));
 	}
 	return r;
 }
-function Q(e) {
+function ke(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/styles.ts
-var ke = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", $ = [
+var Ae = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", $ = [
 	"overview",
 	"symbols",
 	"guards",
@@ -610,7 +624,7 @@ var ke = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 	"kernels",
 	"sizes"
 ];
-function Ae(e) {
+function je(e) {
 	let t = y(e), n = {
 		pane: "overview",
 		filter: {},
@@ -634,50 +648,50 @@ function Ae(e) {
 		pane: t.pane
 	} : n;
 }
-function je(t, r, i = {}) {
+function Me(t, r, i = {}) {
 	let o = a(r), s = e("div", { class: "sd" }), c = document.createElement("style");
-	c.textContent = ke, n(t).append(c, s);
-	let l = i.deepLinks ?? !0, u = Ae(l && typeof location < "u" ? location.hash : ""), d = (e) => {
+	c.textContent = Ae, n(t).append(c, s);
+	let l = i.deepLinks ?? !0, u = je(l && typeof location < "u" ? location.hash : ""), d = (e) => {
 		u = {
 			...u,
 			...e
-		}, l && typeof history < "u" && history.replaceState(null, "", Me(u)), f();
+		}, l && typeof history < "u" && history.replaceState(null, "", Ne(u)), f();
 	}, f = () => {
 		let t = e("div", {
 			class: "pane",
 			"data-pane": u.pane
-		}, Pe(o, u, d, i));
-		s.replaceChildren(Fe(o), Ie(u, d), e("div", { class: "main" }, t, Ne(o, u, d, i)));
+		}, Fe(o, u, d, i));
+		s.replaceChildren(Ie(o), Le(u, d), e("div", { class: "main" }, t, Pe(o, u, d, i)));
 	};
 	f();
 }
-function Me(e) {
+function Ne(e) {
 	return e.pane === "guards" && e.guard ? b({
 		pane: "guard",
 		id: e.guard
 	}) : b({ pane: e.pane });
 }
-function Ne(t, n, r, i) {
+function Pe(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, xe(t, n.guard, r, i));
+	}, Se(t, n.guard, r, i));
 }
-function Pe(e, t, n, r) {
+function Fe(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return _e(e, n);
-		case "guards": return ve(e, t, n, r);
-		case "why": return Ce(e, t, n, r);
-		case "kernels": return Te(e);
-		case "sizes": return Oe(e);
-		default: return ue(e, n, r);
+		case "symbols": return ve(e, n);
+		case "guards": return ye(e, t, n, r);
+		case "why": return we(e, t, n, r);
+		case "kernels": return Ee(e);
+		case "sizes": return Q(e);
+		default: return de(e, n, r);
 	}
 }
-function Fe(t) {
+function Ie(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function Ie(t, n) {
+function Le(t, n) {
 	return e("nav", {}, ...$.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
@@ -685,12 +699,12 @@ function Ie(t, n) {
 	}, r)));
 }
 // src/patch.ts
-function Le(e, t) {
+function Re(e, t) {
 	let n = e;
-	for (let e of t) n = Re(n, e);
+	for (let e of t) n = ze(n, e);
 	return n;
 }
-function Re(e, t) {
+function ze(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -698,7 +712,7 @@ function Re(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var ze = { render({ model: t, el: n }) {
+var Be = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -736,16 +750,16 @@ var ze = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && m !== null) {
 			if (n.from !== h) return t.send({ type: "resend" });
-			m = Le(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
+			m = Re(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
 		}
 	}, y = () => {
 		if (m === null) return;
 		n.dataset.revision = String(h), n.dataset.patches = String(g);
-		let e = a(m), t = [...new Set(e.compiles.map((e) => e.name))];
-		s.replaceChildren(...t.map((e) => {
+		let e = a(m);
+		s.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
-			return t.value = t.textContent = e, t;
-		})), je(r, e, { deepLinks: !1 });
+			return t.value = e.value, t.textContent = e.label, t;
+		})), Me(r, e, { deepLinks: !1 });
 	}, b = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -754,4 +768,4 @@ var ze = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, i, r), _(), b(), p();
 } };
-export { ze as default };
+export { Be as default };

@@ -44,6 +44,14 @@ def parse_arguments(text: str) -> tuple[list[Any], dict[str, Any]]:
     return [_shapes(v) for v in value], {}
 
 
+def frame_asked(value: object) -> str | int | None:
+    """The view's frame choice: a name, or a frame id (a function defined again) as text."""
+    if not value:
+        return None
+    text = str(value)
+    return int(text) if text.lstrip("-").isdigit() else text  # no frame name is a number
+
+
 class Explorer(anywidget.AnyWidget):
     """The session explorer widget: the report viewer with Predict, Run and Verify fixes.
 
@@ -150,7 +158,7 @@ class Explorer(anywidget.AnyWidget):
         self.results = [*self.results, entry]
         self.refresh()
 
-    def _compiled(self, frame: str | None) -> Any:
+    def _compiled(self, frame: str | int | None) -> Any:
         """The compiled function to Run: the one given, else the frame's, by its code."""
         if self.compiled is not None:
             return self.compiled
@@ -162,7 +170,7 @@ class Explorer(anywidget.AnyWidget):
 
     def _answer(self, request: dict[str, Any]) -> str:
         args, kwargs = parse_arguments(str(request.get("args", "")))
-        frame = request.get("frame") or None
+        frame = frame_asked(request.get("frame"))
         if request.get("action") == "verify":
             return self._verify()
         if request.get("action") == "predict":

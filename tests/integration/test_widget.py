@@ -135,3 +135,29 @@ def test_later_compiles_reach_the_view_as_patches() -> None:
     assert len(str(patch["operations"])) < len(whole)
     widget._on_message(widget, {"type": "resend"}, [])  # a view that missed the patch
     assert json.loads(widget.session_json) == now and widget.base_revision == 1
+
+
+def test_a_function_defined_again_is_chosen_by_its_frame_id() -> None:
+    """The view offers each definition of a name by frame id; Python answers for that one."""
+    from symdebug.notebook.widget import frame_asked
+
+    assert (frame_asked("f"), frame_asked("3"), frame_asked("-1"), frame_asked("")) == (
+        "f",
+        3,
+        -1,
+        None,
+    )
+    torch._dynamo.reset()
+    namespace: dict[str, object] = {}
+    with symdebug.capture() as session:
+        for threshold in (4, 100):  # the same name, defined twice (a re-run cell)
+            exec(  # noqa: S102 - a second definition, as a re-run cell makes one
+                f"def g(x):\n    return x * 2 if x.shape[0] > {threshold} else x + 1\n", namespace
+            )
+            torch.compile(namespace["g"], backend="eager", dynamic=True)(torch.randn(8))
+    first, second = sorted({c.frame_id for c in session.compiles if c.name == "g"})
+    widget = Recorded(session)
+    widget.request = {"action": "predict", "frame": str(first), "args": "[[3]]", "id": 1}
+    assert widget.error == "" and "recompiles" in widget.results[-1]["text"]  # 3 > 4 fails
+    widget.request = {"action": "predict", "frame": str(second), "args": "[[3]]", "id": 2}
+    assert widget.error == "" and "served by" in widget.results[-1]["text"]  # 3 <= 100
