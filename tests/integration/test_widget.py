@@ -151,9 +151,7 @@ def test_a_function_defined_again_is_chosen_by_its_frame_id() -> None:
     namespace: dict[str, object] = {}
     with symdebug.capture() as session:
         for threshold in (4, 100):  # the same name, defined twice (a re-run cell)
-            exec(  # noqa: S102 - a second definition, as a re-run cell makes one
-                f"def g(x):\n    return x * 2 if x.shape[0] > {threshold} else x + 1\n", namespace
-            )
+            exec(f"def g(x):\n    return x * 2 if x.shape[0] > {threshold} else x + 1\n", namespace)
             torch.compile(namespace["g"], backend="eager", dynamic=True)(torch.randn(8))
     first, second = sorted({c.frame_id for c in session.compiles if c.name == "g"})
     widget = Recorded(session)
