@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from symdebug.model.index import FactIndex
+from symdebug.model.own_code import library_of
 from symdebug.model.reasons import Reason, parse_reason
 from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Guard, Specialization
+from symdebug.model.values import Source
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
 from symdebug.queries.check_eval import Evaluator, compile_check, compile_scalar_check
@@ -34,6 +36,8 @@ class Check:
     cause: str = "unknown"
     #: The same check on one call's Python ints (no arrays); None: ``evaluate`` serves both.
     evaluate_one: Evaluator | None = None
+    #: The file of the line that made the check, as torch noted it beside the check.
+    read_in: str | None = None
 
     @property
     def program_state(self) -> bool:
@@ -45,9 +49,30 @@ class Check:
         """
         if " is " in self.text or any(part in self.text for part in _PROGRAM_PARTS):
             return True
-        return bool(self.sources) and all(map(is_module_state, self.sources))
+        if self.sources and all(map(is_module_state, self.sources)):
+            return True
+        return self._library_configuration()
+
+    def _library_configuration(self) -> bool:
+        """A submodule's setting that only a library's own code reads.
+
+        ``conv.groups`` or ``len(conv.stride)``, read in ``torch/nn/modules/conv.py``; a
+        Hugging Face layer's ``head_dim`` read in ``transformers``: what the model was built
+        as, like its parameters' sizes.  A module attribute the user's own code reads
+        (``self.chunk``) may change between calls and stays a value to give.
+        """
+        found = self.guard or self.specialization
+        frame = found.user_frame if found is not None else None
+        read_in = self.read_in or (frame.filename if frame is not None else None)
+        if read_in is None or library_of(read_in) is None:
+            return False
+        return bool(self.sources) and all(
+            _SUBMODULE in source and not Source(source.removeprefix("len:")).is_size
+            for source in self.sources
+        )
 
 
+_SUBMODULE = "._modules["
 #: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
 #: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
 _PROGRAM_PARTS = (
@@ -197,7 +222,7 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
         kind = "duck_sizing" if reason.kind == "duck_sizing" else "shape_guard"
         cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
         check = Check(kind, shape_check.code, sources, evaluate, guard, cause=cause)
-        check.evaluate_one = one
+        check.evaluate_one, check.read_in = one, reason.user_file
         checks.append(check)
     return checks
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 from predict_cases import CASES, Case, started
 
 import symdebug
@@ -63,3 +64,31 @@ def test_prediction_matches_torch_from_a_trace(
         predicted = predictor.predict(predictor.values(args, kwargs))
         expected = None if outcome["recompiled"] else outcome["entry"]
         assert predicted.entry == expected, (args, kwargs, str(predicted), outcome)
+
+
+class _Convs(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.c2 = torch.nn.Conv2d(4, 4, 3, stride=2, padding=1)
+
+    def forward(self, img: torch.Tensor) -> torch.Tensor:
+        return self.c2(torch.relu(self.c1(img))).mean((2, 3))
+
+
+def test_a_torch_module_setting_is_taken_as_built_and_torch_agrees() -> None:
+    """``conv.groups`` and ``len(conv.stride)``, read only by torch.nn's own code, are what
+    the model was built as (like its parameters' sizes): assumed, not a value to give."""
+    torch._dynamo.reset()
+    net = _Convs().eval()
+    compiled = torch.compile(net, backend="eager")
+    with symdebug.capture() as s, torch.no_grad():
+        for size in (16, 24, 20):  # static, then dynamic H and W
+            compiled(torch.randn(2, 3, size, size))
+        prediction = s.predict(img=(2, 3, 40, 40))
+        assumed = " ".join(prediction.assumed)
+        assert prediction.certain and prediction.entry is not None, str(prediction)
+        assert "['c1'].groups == 1" in assumed and "len(L['self']._modules['c2'].stride)" in assumed
+        before = len(s.compiles)
+        compiled(torch.randn(2, 3, 40, 40))
+        assert len(s.compiles) == before  # served, as predicted
