@@ -38,6 +38,8 @@ class Check:
     evaluate_one: Evaluator | None = None
     #: The file of the line that made the check, as torch noted it beside the check.
     read_in: str | None = None
+    #: Whether the compiled frame is a library's code (``GPT2LMHeadModel.forward``).
+    library_frame: bool = False
 
     @property
     def program_state(self) -> bool:
@@ -54,12 +56,13 @@ class Check:
         return self._library_configuration()
 
     def _library_configuration(self) -> bool:
-        """A submodule's setting that only a library's own code reads.
+        """A module's setting that only a library's own code reads.
 
         ``conv.groups`` or ``len(conv.stride)``, read in ``torch/nn/modules/conv.py``; a
-        Hugging Face layer's ``head_dim`` read in ``transformers``: what the model was built
-        as, like its parameters' sizes.  A module attribute the user's own code reads
-        (``self.chunk``) may change between calls and stays a value to give.
+        Hugging Face model's ``config.n_layer`` read in ``transformers``: what the model was
+        built as, like its parameters' sizes.  A module attribute the user's own code reads
+        (``self.chunk``) may change between calls and stays a value to give, as does every
+        argument of the call.
         """
         found = self.guard or self.specialization
         frame = found.user_frame if found is not None else None
@@ -67,12 +70,24 @@ class Check:
         if read_in is None or library_of(read_in) is None:
             return False
         return bool(self.sources) and all(
-            _SUBMODULE in source and not Source(source.removeprefix("len:")).is_size
-            for source in self.sources
+            _module_setting(source, own=self.library_frame) for source in self.sources
         )
 
 
-_SUBMODULE = "._modules["
+def _module_setting(source: str, *, own: bool) -> bool:
+    """Whether a source is a module's setting, never a size.
+
+    A submodule's (``len(L['self']._modules['c1'].stride)``), or, when ``own`` (the frame
+    is a library's), the module's own (``L['self'].config.n_layer``).
+    """
+    read = source.removeprefix("len:")
+    if not read.startswith(_MODULE) or Source(read).is_size:
+        return False
+    return read.startswith(_SUBMODULE) or (own and len(read) > len(_MODULE))
+
+
+_MODULE = "L['self']"
+_SUBMODULE = "L['self']._modules["
 #: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
 #: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
 _PROGRAM_PARTS = (
@@ -243,4 +258,8 @@ def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
     model = EntryModel(cid)
     model.checks = _rank_checks(compile_) + _static_checks(compile_, specs)
     model.checks += _shape_checks(compile_, guards, model.unparsed)
+    defined_in = compile_.callee.filename if compile_.callee else None
+    library = library_of(defined_in or compile_.filename) not in (None, "torch")
+    for check in model.checks:
+        check.library_frame = library
     return model

@@ -94,3 +94,23 @@ def test_rerun_at_three_new_sequence_lengths() -> None:
             results.append(result)
     assert [r.recompiled for r in results] == [False, False, True]  # batch 3: static batch dim
     assert results[2].prediction.failures[0].kind == "static_dim"
+
+
+def test_the_models_configuration_is_taken_as_built_and_predictions_are_sure() -> None:
+    """``L['self'].config.n_layer``, read by transformers' own forward, is what the model was
+    built as: predictions say it is assumed, are certain, and torch agrees with each."""
+    torch.manual_seed(0)
+    model = tiny_gpt2()
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="eager")
+        for batch, length in ((1, 8), (1, 12), (2, 16)):
+            compiled(input_ids=torch.randint(0, 100, (batch, length)))
+        assumed: list[str] = []
+        for batch, length in ((2, 20), (1, 5), (3, 64), (2, 1)):
+            predicted = session.predict(input_ids=(batch, length))
+            assumed += predicted.assumed
+            before = len(session.compiles)
+            compiled(input_ids=torch.randint(0, 100, (batch, length)))
+            assert predicted.certain, str(predicted)
+            assert predicted.recompiles == (len(session.compiles) > before), (batch, length)
+        assert any("L['self'].config.n_layer" in text for text in assumed)
