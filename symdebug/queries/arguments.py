@@ -84,8 +84,17 @@ def bind(
         flatten(values, f"L[{name!r}]", value)
     for index, value in enumerate(args[len(positional) :]):
         flatten(values, f"L[{signature.varargs!r}][{index}]", value)
+    extra = 0
     for name, value in kwargs.items():
-        flatten(values, _keyword_source(signature, name, known), value)
+        source = _keyword_source(signature, name, known)
+        extra += source.startswith(f"L[{signature.varkw!r}][")
+        flatten(values, source, value)
+    # How many the call passes through *args and **kwargs is a fact of the call too: a
+    # wrapper compiled for f(x) checks len(args) == 1, which f(x=...) fails.
+    if signature.varargs is not None:
+        values[f"len:L[{signature.varargs!r}]"] = max(0, len(args) - len(positional))
+    if signature.varkw is not None:
+        values[f"len:L[{signature.varkw!r}]"] = extra
     return values
 
 

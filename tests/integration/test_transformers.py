@@ -114,3 +114,23 @@ def test_the_models_configuration_is_taken_as_built_and_predictions_are_sure() -
             assert predicted.certain, str(predicted)
             assert predicted.recompiles == (len(session.compiles) > before), (batch, length)
         assert any("L['self'].config.n_layer" in text for text in assumed)
+
+
+def test_a_keyword_call_of_a_model_compiled_positionally_recompiles_as_predicted() -> None:
+    """The wrapper compiled for ``model(ids)`` checks ``len(args) == 1``: ``model(input_ids=)``
+    passes none, so it recompiles; the prediction says so for sure, as torch does."""
+    torch.manual_seed(0)
+    model = tiny_gpt2()
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="eager")
+        for batch, length in ((1, 8), (1, 12), (2, 16)):
+            compiled(torch.randint(0, 100, (batch, length)))
+        by_position = session.predict((2, 20))
+        by_keyword = session.predict(input_ids=(2, 20))
+        assert by_position.outcome == "served" and by_position.certain, str(by_position)
+        assert by_keyword.outcome == "recompile" and by_keyword.certain, str(by_keyword)
+        before = len(session.compiles)
+        compiled(torch.randint(0, 100, (2, 20)))
+        assert len(session.compiles) == before
+        compiled(input_ids=torch.randint(0, 100, (2, 20)))
+        assert len(session.compiles) == before + 1
