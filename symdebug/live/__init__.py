@@ -142,10 +142,8 @@ class LiveCapture:
         known = self._frame_codes[1]
         if frame not in known:
             compiles = frame_compiles(facts, frame)
-            code = next(
-                (c for c in map(self.code_object, [x.compile_id for x in reversed(compiles)]) if c),
-                None,
-            )
+            codes = (self.code_object(c.compile_id) for c in reversed(compiles))
+            code = next((found for found in codes if found is not None), None)
             # Torch's ids name the newest generation of each (ids restart on reset).
             newest = {c.torch_id: c.compile_id for c in compiles}
             known[frame] = None if code is None else (code, newest)

@@ -236,9 +236,18 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
         guard = guard_for_reason(reason, guards)
         kind = "duck_sizing" if reason.kind == "duck_sizing" else "shape_guard"
         cause = guard.cause if guard else ("duck_sizing" if kind == "duck_sizing" else "unknown")
-        check = Check(kind, shape_check.code, sources, evaluate, guard, cause=cause)
-        check.evaluate_one, check.read_in = one, reason.user_file
-        checks.append(check)
+        checks.append(
+            Check(
+                kind,
+                shape_check.code,
+                sources,
+                evaluate,
+                guard,
+                cause=cause,
+                evaluate_one=one,
+                read_in=reason.user_file,
+            )
+        )
     return checks
 
 

@@ -285,19 +285,15 @@ def _naming_hints(unchecked: list[str]) -> list[str]:
     return [f"give it by name to check it: predict(..., **{{{short_name(named[0])!r}: value}})"]
 
 
-def _evaluate(check: Check, values: Mapping[str, Any]) -> Any:
-    """The check's result, or None when it cannot be evaluated (then it is not checked)."""
+def _evaluate(check: Check, values: Mapping[str, Any], *, one: bool = False) -> Any:
+    """The check's result, or None when it cannot be evaluated (then it is not checked).
+
+    ``one``: the values of one call, evaluated in Python's arithmetic where the check has it.
+    """
+    evaluate = (check.evaluate_one or check.evaluate) if one else check.evaluate
     try:
-        return check.evaluate(values)
+        return evaluate(values)
     except Exception:  # noqa: BLE001 - a check text we cannot run says nothing about the sizes
-        return None
-
-
-def _evaluate_one(check: Check, values: Mapping[str, Any]) -> Any:
-    """:func:`_evaluate` on one call's values, in Python's arithmetic where the check has it."""
-    try:
-        return (check.evaluate_one or check.evaluate)(values)
-    except Exception:  # noqa: BLE001 - as above
         return None
 
 
@@ -330,10 +326,9 @@ def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
     or was taken as recorded, qualifies the hit.
     """
     verdict = _Verdict(unknown=[f"{code} (cannot be parsed)" for code in model.unparsed])
-    given = values.__contains__
-    for check in model.checks:  # the hot loop of a prediction: helpers inlined
-        usable = all(map(given, check.sources))
-        result = _evaluate_one(check, values) if usable else None
+    for check in model.checks:
+        usable = _usable(check, values)
+        result = _evaluate(check, values, one=True) if usable else None
         if result is None:
             text = f"{check.text} (cannot be evaluated)" if usable else check.text
             (verdict.assumed if check.program_state else verdict.unknown).append(text)
