@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from symdebug.model.own_code import library_of
 from symdebug.model.types import Compile, Symbol
 
 _DEFAULTS = re.compile(r"(\w+)['\"\]]*\.__defaults__")
+#: In every match of ``_DEFAULTS``: a source without it needs no regex scan (which tries
+#: every word position of a long attribute chain).
+_DEFAULTS_LITERAL = ".__defaults__"
 _LAST_ATTRIBUTE = re.compile(r"\.(\w+)$")
 #: How many constant names a grouped line lists before ``...``.
 NAMES_SHOWN = 4
@@ -38,9 +42,13 @@ def library_constant(symbol: Symbol, compile_: Compile) -> str | None:
     return library if library not in (None, "torch") else None
 
 
+@lru_cache(maxsize=8192)
 def constant_name(source: str) -> str:
-    """``head_dim`` for ``L['self']...self_attn.head_dim``; ``f default`` for a default."""
-    found = _DEFAULTS.search(source)
+    """``head_dim`` for ``L['self']...self_attn.head_dim``; ``f default`` for a default.
+
+    Remembered: every recompile of a model reads the same configuration.
+    """
+    found = _DEFAULTS.search(source) if _DEFAULTS_LITERAL in source else None
     if found is not None:
         name = found[1]
         return "a default argument" if name == "cell_contents" else f"{name} default"

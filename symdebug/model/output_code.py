@@ -184,18 +184,16 @@ def _kernels(code: str, language: _Language, lines: list[int]) -> list[_Defined]
     return kernels
 
 
-def _without_bodies(code: str, defined: list[_Defined]) -> str:
-    """The wrapper alone: ``code`` with each kernel's body cut out.
+def _after_definitions(code: str, defined: list[_Defined]) -> str:
+    """The wrapper's own code: what follows the last kernel definition.
 
-    Bodies are most of the text, and nothing the wrapper's patterns look for lies in one
-    (a Triton body's ``r0_numel = 64`` is the kernel's own, not a size ``call()`` computes).
+    Inductor defines every kernel, waits for them to compile, and only then defines
+    ``call()`` (and the partitions it runs), so every call site, local size and input assert
+    lies after the last definition.  Before it are imports, kernels and the comment blocks
+    above each kernel, most of the text and nothing the wrapper's patterns look for (a
+    Triton body's ``r0_numel = 64`` is the kernel's own, not a size ``call()`` computes).
     """
-    parts, start = [], 0
-    for _, begin, end in sorted(defined, key=lambda item: item[1]):
-        parts.append(code[start:begin])
-        start = end
-    parts.append(code[start:])
-    return "".join(parts)
+    return code[max((end for _, _, end in defined), default=0) :]
 
 
 def _call_site(code: str, name: str) -> re.Match[str] | None:
@@ -264,7 +262,7 @@ def parse_output_code(code: str) -> ParsedWrapper:
     defines, unpacks = _assignments(code)
     defined = _all_kernels(code, defines)
     kernels = [kernel for kernel, _, _ in defined]
-    wrapper = _without_bodies(code, defined)
+    wrapper = _after_definitions(code, defined)
     local_sizes = _local_sizes(wrapper)
     for kernel in kernels:
         kernel.call_args = _call_args(wrapper, kernel.name, local_sizes)

@@ -113,6 +113,12 @@ def _size_kind(text: str) -> str:
     return "other"
 
 
+def reason_entry(raw: str) -> str | None:
+    """The cache entry a reason names (``0/1``), the rest of it left unread."""
+    match = _PREFIX.match(raw.strip())
+    return match["entry"] if match else None
+
+
 def parse_reason(raw: str) -> Reason:
     """Parse one reason string."""
     match = _PREFIX.match(raw.strip())

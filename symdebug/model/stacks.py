@@ -84,14 +84,19 @@ def _stack_key(raw: Any) -> tuple[Any, ...] | None:
 #: Marks, in a :class:`TailMemo` path, that the stack ended there.
 _END = ("<end of stack>",)
 _DAMAGED = (TypeError, KeyError, AttributeError)
+#: Frames a :class:`TailMemo` reads in one flat key before it follows the stack frame by frame:
+#: most walks stop within them (12 frames kept, plus the one that stopped the walk).
+_HEAD = 14
 
 
 class TailMemo:
-    """Evidence remembered per stack tail, as a trie on (file, line) from the innermost out.
+    """Evidence remembered per stack tail: a flat key of the innermost frames, then a trie.
 
     A walk that read ``n`` frames depends on those ``n``, on the one that stopped it, and on
-    nothing further out; so a lookup follows a stack only as deep as the walk that stored
-    its answer went (a flat key of every frame cost more than the walk it saved).
+    nothing further out.  Most walks stop within the innermost :data:`_HEAD` frames, so
+    their (file, line) pairs are one key, read at C speed; a walk that went deeper continues
+    in a trie on (file, line), one frame at a time, only as deep as the walk that stored its
+    answer went (a flat key of every frame cost more than the walk it saved).
     """
 
     def __init__(self) -> None:
@@ -99,33 +104,45 @@ class TailMemo:
 
     def get(self, raw: Any) -> StackEvidence | None:
         """The evidence stored for a stack with this tail, or None."""
-        node: Any = self.root
         try:
-            for index in range(len(raw) - 1, -1, -1):
+            node = self.root.get(_head_key(raw))
+            index = len(raw) - _HEAD - 1
+            while type(node) is dict:
+                if index < 0:
+                    node = node.get(_END)
+                    break
                 item = raw[index]
                 node = node.get((item["filename"], item["line"]))
-                if node is None or type(node) is StackEvidence:
-                    return node
-            found = node.get(_END)
+                index -= 1
         except _DAMAGED:  # not frames, or unhashable values: a damaged log
             return None
-        return found if type(found) is StackEvidence else None
+        return node if type(node) is StackEvidence else None
 
     def put(self, raw: Any, depth: int, evidence: StackEvidence) -> None:
         """Remember ``evidence`` for every stack sharing the innermost ``depth`` frames."""
         try:
-            keys: list[Any] = [(i["filename"], i["line"]) for i in reversed(raw[-depth:])]
-            hash(tuple(keys))
+            head = _head_key(raw)
+            keys: list[Any] = [(i["filename"], i["line"]) for i in reversed(raw[-depth:-_HEAD])]
+            hash((head, *keys))
         except _DAMAGED:
             return
-        if depth >= len(raw):
+        if depth > _HEAD and depth >= len(raw):
             keys.append(_END)
-        node = self.root
+        if not keys:
+            self.root[head] = evidence
+            return
+        node = self.root.setdefault(head, {})
         for key in keys[:-1]:
-            node = node.setdefault(key, {})
             if type(node) is not dict:
                 return  # a shorter tail already decides (cannot happen for one walk)
-        node[keys[-1]] = evidence
+            node = node.setdefault(key, {})
+        if type(node) is dict:
+            node[keys[-1]] = evidence
+
+
+def _head_key(raw: Any) -> tuple[Any, ...]:
+    """The innermost frames' (file, line) pairs (a shorter stack's key is shorter)."""
+    return tuple(map(_FILE_AND_LINE, raw[-_HEAD:]))
 
 
 def all_mappings(raw: list[Any] | tuple[Any, ...], depth: int) -> bool:

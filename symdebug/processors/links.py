@@ -17,7 +17,8 @@ from symdebug.model.types import Facts, Guard
 from symdebug.model.values import posix_path
 from symdebug.processors.causes import is_python_branch
 
-_NodesByLine = dict[tuple[str, int], list[FxNode]]
+#: Line number -> (file, the nodes that line produced), files in the graph's order.
+_NodesByLine = dict[int, list[tuple[str, list[FxNode]]]]
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -31,8 +32,8 @@ def _nodes_at(guard: Guard, by_line: _NodesByLine) -> list[FxNode]:
         return []
     return [
         node
-        for (filename, lineno), nodes in by_line.items()
-        if lineno == frame.lineno and _same_file(filename, frame.filename)
+        for filename, nodes in by_line.get(frame.lineno, ())
+        if _same_file(filename, frame.filename)
         for node in nodes
     ]
 
@@ -75,13 +76,22 @@ def _link(guard: Guard, by_line: _NodesByLine, targets: dict[str, str]) -> None:
 
 def link_fx_nodes(facts: Facts) -> None:
     """Set ``fx_node`` (exact or inferred) or ``line_nodes`` on every guard."""
-    per_compile: dict[str, _NodesByLine] = defaultdict(lambda: defaultdict(list))
+    per_line: dict[str, dict[tuple[str, int], list[FxNode]]] = defaultdict(dict)
     targets: dict[str, dict[str, str]] = defaultdict(dict)
     for node in facts.fx_nodes:
-        per_compile[node.compile_id][(node.filename, node.lineno)].append(node)
+        per_line[node.compile_id].setdefault((node.filename, node.lineno), []).append(node)
         targets[node.compile_id][node.name] = node.target
+    per_compile = {cid: _by_line_number(lines) for cid, lines in per_line.items()}
     for guard in facts.guards:
-        _link(guard, per_compile[guard.compile_id], targets[guard.compile_id])
+        _link(guard, per_compile.get(guard.compile_id, {}), targets[guard.compile_id])
+
+
+def _by_line_number(lines: dict[tuple[str, int], list[FxNode]]) -> _NodesByLine:
+    """The nodes of each (file, line), found by the line number alone."""
+    found: _NodesByLine = {}
+    for (filename, lineno), nodes in lines.items():
+        found.setdefault(lineno, []).append((filename, nodes))
+    return found
 
 
 def link_kernels(facts: Facts) -> None:

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import Reason, parse_reason
+from symdebug.model.reasons import Reason, parse_reason, reason_entry
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
 from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.bounds import bound_guard, parse_range
@@ -187,20 +187,20 @@ def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
     """The Recompile record of a compile that replaced an earlier one, if it did."""
     if not compile_.recompile_reasons:
         return None
-    reasons = [parse_reason(text) for text in compile_.recompile_reasons]
-    for reason in reasons:  # torch names entries of the same generation (ids restart on reset)
-        reason.entry = (
-            CompileId(reason.entry).in_generation(compile_.generation) if reason.entry else None
-        )
-    entries = [CompileId(r.entry) for r in reasons if r.entry]
+    # Only the first reason is read whole: the others say which entry failed, nothing more.
+    reason = parse_reason(compile_.recompile_reasons[0])
+    named = [reason_entry(text) for text in compile_.recompile_reasons]
+    # torch names entries of the same generation (ids restart on reset)
+    entries = [CompileId(e).in_generation(compile_.generation) for e in named if e]
+    reason.entry = entries[0] if reason.entry else None
     recompile = Recompile(
         compile_id=compile_.compile_id,
         failed_entry=entries[0] if entries else None,
         reasons=list(compile_.recompile_reasons),
         failed_entries=entries,
     )
-    _link(recompile, reasons[0], index)
-    recompile.sources = failed_sources(recompile, reasons[0], index)
+    _link(recompile, reason, index)
+    recompile.sources = failed_sources(recompile, reason, index)
     return recompile
 
 

@@ -48,3 +48,32 @@ def test_damaged_stacks_are_read_without_the_memo() -> None:
     damaged = [{"filename": ["not", "hashable"], "line": 1, "name": "f"}, "not a frame"]
     assert reader.evidence(damaged).phase == "unknown"
     assert reader.evidence(None).frames == []
+
+
+def _frame(index: int, where: str) -> dict[str, object]:
+    files = {
+        "user": "/home/me/model.py",
+        "plumbing": "/site/torch/fx/experimental/symbolic_shapes.py",
+        "torch": "/site/torch/utils/_pytree.py",  # torch, but no phase: the walk goes on
+        "dynamo": "/site/torch/_dynamo/symbolic_convert.py",
+    }
+    return {"filename": files[where], "line": index, "name": f"f{index}", "loc": "x"}
+
+
+def test_a_stack_and_the_tails_of_it_are_remembered_apart() -> None:
+    """Walks that stop early, and walks that run to the end of a stack past the memo's key.
+
+    Innermost come many plumbing frames (read, not kept), then torch frames without a phase,
+    so a tail of a stack keeps fewer frames than the stack itself: the memo must not answer
+    one with the other's evidence.  Lengths run across the memo's flat key (14 frames).
+    """
+    stacks = []
+    for plumbing in (0, 3, 10, 13, 14, 20):
+        for torch_frames in (1, 5, 11, 12, 13, 20):
+            inner = [_frame(i, "plumbing") for i in range(plumbing)]
+            middle = [_frame(100 + i, "torch") for i in range(torch_frames)]
+            full = [_frame(0, "user"), _frame(1, "dynamo"), *middle[::-1], *inner[::-1]]
+            stacks += [full[-n:] for n in range(1, len(full) + 1)]
+    shared = StackReader({})
+    for raw in stacks + stacks[::-1]:
+        assert shared.evidence(raw) == StackReader({}).evidence(raw)
