@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 7;
-export const MIME_TYPE = "application/vnd.symdebug.session.v7+json";
+export const SCHEMA_VERSION = 8;
+export const MIME_TYPE = "application/vnd.symdebug.session.v8+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -37,7 +37,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v7). */
+/** The session document (schema v8). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -82,6 +82,7 @@ export interface Compile {
   marked_static: string[];
   automatic_dynamic: boolean | null;
   shape_checks: ShapeCheck[];
+  value_checks: ShapeCheck[];
   signature: Signature | null;
   tensors: Record<string, TensorMeta>;
   global_state: Record<string, unknown>;

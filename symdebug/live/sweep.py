@@ -13,11 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from tqdm.auto import tqdm
 
 from symdebug._torch.dynamo_cache import miss_settings
+from symdebug.queries.arguments import OBJECT_PREFIX
 from symdebug.queries.predict import EAGER, Predictor
+from symdebug.queries.predict_range import column_of
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -78,7 +79,7 @@ def _axis(points: list[Point], predictor: Predictor) -> tuple[str, list[Any]]:
     for key in values[0]:
         column = [v.get(key) for v in values]
         if (
-            not key.startswith(("ndim:", "len:"))
+            not key.startswith(("ndim:", "len:", OBJECT_PREFIX))
             and ".stride()" not in key
             and len(set(map(str, column))) > 1
         ):
@@ -100,7 +101,7 @@ def predict_outcomes(
     if any(set(v) != keys for v in values):
         found = [predictor.predict(v) for v in values]
         return [(p.entry, p.outcome, p.certain) for p in found]
-    columns = {key: np.asarray([v[key] for v in values]) for key in keys}
+    columns = {key: column_of(key, [v[key] for v in values]) for key in keys}
     served, certain = predictor.answers(columns)
     return [
         (_entry(predictor, i), _outcome(i), bool(c)) for i, c in zip(served, certain, strict=True)

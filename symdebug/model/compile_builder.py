@@ -206,6 +206,7 @@ def build_compile(
         marked_static=[Source(s) for s in tree.marked_static],
         automatic_dynamic=_config_flag(metrics, "automatic_dynamic_shapes"),
         shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
+        value_checks=[ShapeCheck(line.code, line.note) for line in tree.value_lines],
         signature=_signature(group),
         tensors=_tensor_metas(group),
         global_state=dict(tree.global_state),

@@ -7,6 +7,7 @@ dimensions of each tensor input (``size=[None, 4]``), the specialized ints
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable
@@ -27,6 +28,13 @@ _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?P<mark>weak_dynamic|dynamic|static)_indices', set\(\)\)"
     r"\.issubset\(\{(?P<dims>[\d, ]+)\}\)"
 )
+# A call's other values: ``NONE_MATCH: L['mask'] is None``, ``TRUE_MATCH: L['flag'] == True``
+# and an ``EQUALS_MATCH`` on a string or float (``L['mode'] == 'a'``; ints are ``_EQUALS``).
+_VALUE = re.compile(
+    r"(?:NONE_MATCH|TRUE_MATCH|FALSE_MATCH|EQUALS_MATCH): (?P<code>.+? (?:is None|== .+?))"
+    r"\s*(?:#\s*(?P<note>.*))?$"
+)
+_VALUE_LITERALS = ("NONE_MATCH: ", "TRUE_MATCH: ", "FALSE_MATCH: ", "EQUALS_MATCH: ")
 #: A lambda guard holding one of these is not a shape guard.
 _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 # The literal part each pattern needs: a line without it cannot match, so it is not searched.
@@ -63,6 +71,8 @@ class GuardTree:
     tensors: list[TensorMatch] = field(default_factory=list)
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
     shape_lines: list[ShapeLine] = field(default_factory=list)
+    #: Checks on a call's other values (None, bools, strings, floats), as Dynamo runs them.
+    value_lines: list[ShapeLine] = field(default_factory=list)
     marked_dynamic: list[str] = field(default_factory=list)
     marked_static: list[str] = field(default_factory=list)
     global_state: dict[str, Any] = field(default_factory=dict)
@@ -113,6 +123,24 @@ def _note(match: re.Match[str]) -> str:
     return (match["note"] or "").strip()
 
 
+def _value(match: re.Match[str]) -> LineFact | None:
+    """A check on a value: its right side must be a literal (a string holding ``#`` is cut)."""
+    code = match["code"].strip()
+    literal = "None" if code.endswith(" is None") else code.rsplit(" == ", 1)[1]
+    try:
+        ast.literal_eval(literal)
+    except (ValueError, SyntaxError):
+        return None
+    return ("value", (code, _note(match)))
+
+
+def _value_line(line: str) -> LineFact | None:
+    if not any(literal in line for literal in _VALUE_LITERALS):
+        return None
+    match = _VALUE.search(line)
+    return _value(match) if match is not None else None
+
+
 #: In priority order: the fixed text a line needs, its pattern, and what a match holds.
 _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
@@ -134,7 +162,7 @@ def line_fact(line: str) -> LineFact | None:
     for literal, pattern, make in _PARSERS:
         if literal in line and (match := pattern.search(line)) is not None:
             return make(match)
-    return None
+    return _value_line(line)
 
 
 def _add(tree: GuardTree, fact: LineFact) -> None:
@@ -150,6 +178,8 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
         tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note))
     elif kind == "int":
         tree.ints[data[0]] = (data[1], data[2])
+    elif kind == "value":
+        tree.value_lines.append(ShapeLine(*data))
     else:
         tree.shape_lines.append(ShapeLine(*data))
 
@@ -160,6 +190,7 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
 #: ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
+    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH"
     r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):[^\n]*"
 )
 

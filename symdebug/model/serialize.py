@@ -36,7 +36,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -53,7 +53,10 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: v7 added the user's names (``user_names`` and ``expected`` of symbols, ``user_name`` of
 #: explanations, ``expected_constants`` of compiles); the reader of an older document
 #: computes them (:func:`stale_names`).
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+#: v8 added the checks on a call's other values (``value_checks`` of compiles: ``is None``,
+#: ``== True``, a string or float); an older document reads with none, and a prediction
+#: from it stays unsure of such values, as before.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -293,6 +296,7 @@ def _compile(data: dict[str, Any]) -> Compile:
             data,
             inputs=[InputDim(**item) for item in data.get("inputs", [])],
             shape_checks=[ShapeCheck(**item) for item in data.get("shape_checks", [])],
+            value_checks=[ShapeCheck(**item) for item in data.get("value_checks", [])],
             signature=Signature(**signature) if signature else None,
             callee=Callee(**callee) if callee else None,
             caller=_maybe_frame(data.get("caller")),

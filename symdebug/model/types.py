@@ -296,6 +296,9 @@ class Compile:
     #: where a size that changes is never made dynamic.  None when the log does not say.
     automatic_dynamic: bool | None = None
     shape_checks: list[ShapeCheck] = field(default_factory=list)
+    #: Checks on the call's other values, as Dynamo runs them: ``L['mask'] is None``,
+    #: ``L['flag'] == True``, ``L['mode'] == 'a'`` (a string or float; ints are ``inputs``).
+    value_checks: list[ShapeCheck] = field(default_factory=list)
     signature: Signature | None = None
     tensors: dict[str, TensorMeta] = field(default_factory=dict)
     global_state: dict[str, Any] = field(default_factory=dict)

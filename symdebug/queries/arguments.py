@@ -42,14 +42,52 @@ def _add_tensor(
     values[f"{base}.storage_offset()"] = 0
 
 
+#: Where a binding keeps the object a call passes at a source (``object:L['mask']``).
+OBJECT_PREFIX = "object:"
+
+
+def identity_key(source: str) -> str:
+    """Where a binding keeps the object a call passes at ``source`` (for ``a is b``)."""
+    return OBJECT_PREFIX + source
+
+
+def is_call_argument(source: str) -> bool:
+    """Whether a source (or its ``object:`` key) is something a call passes, not the module."""
+    source = source.removeprefix(OBJECT_PREFIX)
+    return source.startswith("L[") and not source.startswith("L['self']")
+
+
+class GivenByShape:
+    """What a call passes where a tensor is given by its shape: a tensor, but not which one.
+
+    An ``a is b`` check on it cannot be evaluated; ``is None`` can.
+    """
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: Sequence[int]) -> None:
+        self.shape = tuple(shape)
+
+    def __str__(self) -> str:
+        return f"a tensor {self.shape} given by its shape"
+
+
 def flatten(values: dict[str, Any], base: str, value: Any) -> None:
-    """Record every source under ``base`` that ``value`` defines."""
+    """Record every source under ``base`` that ``value`` defines.
+
+    The object passed is recorded too (for ``is None``, ``is True`` and ``a is b`` checks),
+    and a value that is no tensor has no rank (a tensor's rank check fails on it).
+    """
+    values[identity_key(base)] = value if not is_shape(value) else GivenByShape(value)
     if isinstance(value, torch.Tensor):
         _add_tensor(values, base, value.shape, value.stride())
         values[f"{base}.storage_offset()"] = value.storage_offset()
-    elif is_shape(value):
+        return
+    if is_shape(value):
         _add_tensor(values, base, value, _contiguous_strides(value))
-    elif isinstance(value, bool | float | str) or value is None or isinstance(value, int):
+        return
+    values[f"ndim:{base}"] = None
+    if isinstance(value, bool | float | str) or value is None or isinstance(value, int):
         values[base] = value
     elif isinstance(value, Mapping):
         values[f"len:{base}"] = len(value)
@@ -66,12 +104,14 @@ def bind(
     args: Sequence[Any],
     kwargs: Mapping[str, Any],
     known: Iterable[str] = (),
+    defaults: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``.
 
     A keyword that names no parameter but a module attribute or another non-argument source
     (``"self.chunk"``, ``"self.lin.weight"``, ``"L['self'].chunk"``) sets that source; ``known``
-    (the sources the entries check) resolves the short spelling to torch's.
+    (the sources the entries check) resolves the short spelling to torch's.  A parameter the
+    call leaves out takes its value from ``defaults`` (its literal default), if there.
     """
     names = list(signature.names)
     positional = names[: signature.positional]
@@ -89,6 +129,10 @@ def bind(
         source = _keyword_source(signature, name, known)
         extra += source.startswith(f"L[{signature.varkw!r}][")
         flatten(values, source, value)
+    passed = {*positional[: len(args)], *kwargs}
+    for name, value in (defaults or {}).items():
+        if name not in passed:
+            flatten(values, f"L[{name!r}]", value)
     # How many the call passes through *args and **kwargs is a fact of the call too: a
     # wrapper compiled for f(x) checks len(args) == 1, which f(x=...) fails.
     if signature.varargs is not None:
@@ -159,8 +203,8 @@ def source_for(name: str, known: Iterable[str], parameters: Sequence[str]) -> st
     return f"{scope}[{root!r}]{dot}{rest}"
 
 
-def signature_from_source(filename: str, lineno: int, name: str) -> Signature | None:
-    """Read a frame's signature from its source file (for sessions loaded from logs)."""
+def _definition(filename: str, lineno: int, name: str) -> ast.arguments | None:
+    """The parameters of the function ``name`` defined at ``lineno`` of a source file."""
     lines = linecache.getlines(filename)
     if not lines:
         return None
@@ -172,8 +216,40 @@ def signature_from_source(filename: str, lineno: int, name: str) -> Signature | 
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             if lineno in (node.lineno, first):
-                return _signature(node.args)
+                return node.args
     return None
+
+
+def signature_from_source(filename: str, lineno: int, name: str) -> Signature | None:
+    """Read a frame's signature from its source file (for sessions loaded from logs)."""
+    arguments = _definition(filename, lineno, name)
+    return _signature(arguments) if arguments is not None else None
+
+
+def defaults_from_source(filename: str, lineno: int, name: str) -> dict[str, Any]:
+    """Each parameter's default, where the source writes a literal (``None``, ``False``, 2)."""
+    arguments = _definition(filename, lineno, name)
+    if arguments is None:
+        return {}
+    positional = arguments.posonlyargs + arguments.args
+    with_default = positional[len(positional) - len(arguments.defaults) :]
+    pairs = [
+        *zip(with_default, arguments.defaults, strict=True),
+        *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+    ]
+    literals = ((p.arg, _literal(default)) for p, default in pairs if default is not None)
+    return {name: value for name, value in literals if value is not _NOT_LITERAL}
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> Any:
+    """A default's value where the source writes a literal; else :data:`_NOT_LITERAL`."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError):  # a call, a name: its value is not known here
+        return _NOT_LITERAL
 
 
 def _signature(arguments: ast.arguments) -> Signature:

@@ -47,6 +47,10 @@ class _Namespace:
     sym_min = staticmethod(_fold(np.minimum))
     sym_sqrt = staticmethod(np.sqrt)
     inf = math.inf
+    # A float input made dynamic is checked ``not math.isnan(L['scale'])``.
+    isnan = staticmethod(np.isnan)
+    isinf = staticmethod(np.isinf)
+    isfinite = staticmethod(np.isfinite)
 
 
 GLOBALS: dict[str, Any] = {
@@ -76,6 +80,9 @@ class _ScalarNamespace:
     sym_min = staticmethod(min)
     sym_sqrt = staticmethod(math.sqrt)
     inf = math.inf
+    isnan = staticmethod(math.isnan)
+    isinf = staticmethod(math.isinf)
+    isfinite = staticmethod(math.isfinite)
 
 
 SCALAR_GLOBALS: dict[str, Any] = {

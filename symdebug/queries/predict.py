@@ -21,7 +21,15 @@ import numpy as np
 from symdebug.model.index import FactIndex
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
-from symdebug.queries.arguments import bind, short_name, signature_from_source, source_base
+from symdebug.queries.arguments import (
+    OBJECT_PREFIX,
+    GivenByShape,
+    bind,
+    defaults_from_source,
+    short_name,
+    signature_from_source,
+    source_base,
+)
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import Check, EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
@@ -51,11 +59,19 @@ class Failure:
         return self.specialization.user_frame if self.specialization is not None else None
 
     def __str__(self) -> str:
-        got = ", ".join(f"{k} = {v}" for k, v in self.values.items())
+        got = ", ".join(f"{k} = {_shown(v)}" for k, v in self.values.items())
         where = (
             f"  [{self.user_frame.filename}:{self.user_frame.lineno}]" if self.user_frame else ""
         )
         return f"{self.entry}: {self.kind} {self.check} fails ({got}; {self.cause}){where}"
+
+
+def _shown(value: Any) -> str:
+    """A value a check read; an object a call passes (a tensor) by its type, shape and id."""
+    if isinstance(value, int | float | str | bool | GivenByShape) or value is None:
+        return str(value)
+    shape = tuple(getattr(value, "shape", ()))
+    return f"<{type(value).__name__} {shape} at {id(value):#x}>"
 
 
 @dataclass(slots=True)
@@ -187,6 +203,10 @@ class Predictor:
             first.filename, first.lineno, first.name
         )
         self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
+        checked = {source.removeprefix(OBJECT_PREFIX) for source in self.known}
+        defaults = defaults_from_source(first.filename, first.lineno, first.name)
+        # Only what an entry checks: another default changes nothing the entries decide.
+        self.defaults = {k: v for k, v in defaults.items() if f"L[{k!r}]" in checked}
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """Sources of one call; keywords may also name module attributes (``"self.chunk"``)."""
@@ -196,7 +216,7 @@ class Predictor:
                     f"the signature of {self.frame} is unknown here: pass keyword arguments"
                 )
             return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
-        return bind(self.signature, args, kwargs, self.known)
+        return bind(self.signature, args, kwargs, self.known, self.defaults)
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
         """One call: the serving entry, recompile or eager run, and each failing check.
@@ -233,6 +253,8 @@ class Predictor:
             prediction.assumed += state.miss_assumed
         prediction.certain = not prediction.conditions
         prediction.notes += _naming_hints(prediction.unchecked)
+        if any(_ALIASING.match(text) for text in prediction.unchecked):
+            prediction.notes.append(_ALIASING_HINT)
 
     def answers(self, columns: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Many calls at once: the serving entry's index, and whether the answer is certain.
@@ -273,6 +295,11 @@ def _negated(text: str) -> str:
     return f"not ({check})" + (f" ({why}" if why else "")
 
 
+_ALIASING = re.compile(r"^L\[.+? is (?:not )?L\[")
+_ALIASING_HINT = (
+    "which objects the call passes decides an `a is b` check: give the tensors themselves,"
+    " not their shapes, to check it"
+)
 _ITEMS = re.compile(r"(?<=\])(\[[^\]]*\])+$")  # L['xs'][0][1] -> L['xs']: give the container
 
 
@@ -293,8 +320,14 @@ def _evaluate(check: Check, values: Mapping[str, Any], *, one: bool = False) -> 
     evaluate = (check.evaluate_one or check.evaluate) if one else check.evaluate
     try:
         return evaluate(values)
+    except LookupError:  # what it reads is not given (which tensor a shape stands for)
+        return _NOT_GIVEN
     except Exception:  # noqa: BLE001 - a check text we cannot run says nothing about the sizes
         return None
+
+
+#: :func:`_evaluate`'s answer for a check that reads something the call does not say.
+_NOT_GIVEN = object()
 
 
 def _usable(check: Check, values: Mapping[str, Any]) -> bool:
@@ -328,9 +361,9 @@ def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
     verdict = _Verdict(unknown=[f"{code} (cannot be parsed)" for code in model.unparsed])
     for check in model.checks:
         usable = _usable(check, values)
-        result = _evaluate(check, values, one=True) if usable else None
-        if result is None:
-            text = f"{check.text} (cannot be evaluated)" if usable else check.text
+        result = _evaluate(check, values, one=True) if usable else _NOT_GIVEN
+        if result is None or result is _NOT_GIVEN:
+            text = check.text if result is _NOT_GIVEN else f"{check.text} (cannot be evaluated)"
             (verdict.assumed if check.program_state else verdict.unknown).append(text)
         elif not (result is True or _holds(result)):
             return _Verdict(_failure(model, check, values))
@@ -342,16 +375,18 @@ def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
 #: and float ``EQUALS_MATCH`` lines are not kept), unlike ints and tensor sizes.
 _UNRECORDED = (bool, float, str, type(None), np.bool_, np.floating, np.str_)
 _UNRECORDED_NOTE = "its guard is not recorded"
+#: Sources a call's values are bound to (not ``ndim:``, ``len:`` or ``object:`` facts of them).
+_ROOTS = ("L[", "G[")
 
 
 def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
     if not any(isinstance(value, _UNRECORDED) for value in values.values()):
         return []  # sizes and ints only: every one of them is guarded where it is read
-    read = {s for check in model.checks for s in check.sources}
+    read = {s.removeprefix(OBJECT_PREFIX) for check in model.checks for s in check.sources}
     return [
         f"{source} == {value!r} ({_UNRECORDED_NOTE})"
         for source, value in values.items()
-        if isinstance(value, _UNRECORDED) and source not in read
+        if isinstance(value, _UNRECORDED) and source not in read and source.startswith(_ROOTS)
     ]
 
 
@@ -368,7 +403,7 @@ def _passes(
     view, left = columns, mask
     for check in sorted(model.checks, key=_cost):
         result = _evaluate(check, _needed(check, view)) if _usable(check, view) else None
-        if result is not None:
+        if result is not None and result is not _NOT_GIVEN:
             left &= np.broadcast_to(np.asarray(result, dtype=bool), left.shape)
         elif not check.program_state:
             known = False

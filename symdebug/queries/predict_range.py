@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symdebug.queries.arguments import OBJECT_PREFIX
 from symdebug.queries.predict import RECOMPILE, Predictor
 
 #: Stand-ins for the varying values while the call is bound to sources: no real size.
@@ -107,10 +108,31 @@ def range_columns(
     for source, value in values.items():
         index = value - _SENTINEL if isinstance(value, int) and value >= _SENTINEL else None
         if index is not None and index < len(shaped):
-            columns[source] = varying[source] = shaped[index]
+            columns[source] = shaped[index]
+            if not source.startswith(OBJECT_PREFIX):  # the same values, as the call's objects
+                varying[source] = shaped[index]
         else:  # one value for every point: a view, no copy per point
-            columns[source] = np.broadcast_to(np.asarray(value), (count,))
+            columns[source] = np.broadcast_to(_scalar_array(value), (count,))
     return columns, varying
+
+
+def column_of(source: str, values: Sequence[Any]) -> np.ndarray:
+    """One source's values over many calls; the objects calls pass stay objects."""
+    if not source.startswith(OBJECT_PREFIX):
+        return np.asarray(values)
+    column = np.empty(len(values), dtype=object)
+    for index, value in enumerate(values):
+        column[index] = value
+    return column
+
+
+def _scalar_array(value: Any) -> np.ndarray:
+    """A 0-d array of one value; an object (a tensor, a list) stays one object, not its data."""
+    if isinstance(value, int | float | str | bool | np.generic):
+        return np.asarray(value)
+    held = np.empty((), dtype=object)
+    held[()] = value
+    return held
 
 
 def predict_range(

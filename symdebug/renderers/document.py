@@ -180,6 +180,9 @@ def _redact_records(clean: dict[str, Any]) -> None:
         compile_["restart_reasons"] = [_REDACTED for _ in compile_["restart_reasons"]]
         for check in compile_.get("shape_checks", []):
             check["note"] = ""
+        for check in compile_.get("value_checks", []):  # a string compared can be anything
+            check["note"] = ""
+            check["code"] = _redacted_value(check["code"])
     for recompile in clean["recompiles"]:
         recompile["reasons"] = [_strip_comment(r) for r in recompile["reasons"]]
     for kernel in clean.get("kernels", []):
@@ -202,6 +205,14 @@ def _redact_step(step: dict[str, Any]) -> None:
 
 
 _REDACTED = "(redacted)"
+
+
+def _redacted_value(code: str) -> str:
+    """``L['mode'] == 'secret'`` -> ``L['mode'] == (redacted)``; ``is None`` and bools stay."""
+    source, equals, value = code.rpartition(" == ")
+    return f"{source} == {_REDACTED}" if equals and value not in ("True", "False") else code
+
+
 #: An absolute path in free text (``/home/me/x.py``, ``C:\\work\\x.py``): its directories go.
 _PATH = re.compile(r"(?<![\w)\].])(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'\"()\[\],;]+){2,}")
 

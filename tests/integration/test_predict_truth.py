@@ -211,10 +211,11 @@ def test_compiles_with_no_graph_skip_the_frame(tally: Tally) -> None:
     with symdebug.capture() as s:
         compiled = torch.compile(flagged, backend="eager")
         compiled(torch.randn(8), True)
-        unsure, truth = tally.probe(
+        other, truth = tally.probe(
             s, compiled, (torch.randn(8), False), (8,), False, frame="flagged"
         )
-        assert not unsure.certain and "L['flag']" in unsure.unchecked[0]  # TRUE_MATCH not kept
+        assert other.certain and other.recompiles  # torch's TRUE_MATCH, read from its guards
+        assert other.failures[0].check == "L['flag'] == True"
         assert truth[0] == "recompile"  # ... and the new compile traced no ops
         for n, flag in ((8, True), (9, True), (8, False)):
             call = (torch.randn(n), flag)
@@ -329,3 +330,69 @@ def test_aot_guards_are_evaluated_like_dynamo_ones(options: dict[str, Any], tall
             call = (torch.randn(rows, cols, requires_grad=True), torch.randn(cols))
             prediction, _ = tally.probe(s, compiled, call, (rows, cols), (cols,), frame="scaled")
             assert prediction.certain, str(prediction)
+
+
+def _add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a + b
+
+
+def _total(xs: list[torch.Tensor]) -> torch.Tensor:
+    return sum(x.sum() for x in xs)
+
+
+def test_arguments_passed_twice_are_a_fact_of_the_call(tally: Tally) -> None:
+    """``a is b`` (compiled with one tensor passed twice) is not the program's state.
+
+    Given as tensors, which objects the call passes is known and the answer sure either way;
+    given as shapes it is not, and the answer says so, with how to give it.
+    """
+    x = torch.randn(3)
+    with symdebug.capture() as s:
+        add, total = torch.compile(_add, backend="eager"), torch.compile(_total, backend="eager")
+        add(x, x)
+        total([x, x])
+        same, truth = tally.probe(s, add, (x, x), x, x, frame="_add")
+        assert same.certain and same.entry == truth[1] and truth[0] == "served"
+        by_shape, _ = tally.probe(s, total, ([x, x],), frame="_total", xs=[(3,), (3,)])
+        assert not by_shape.certain and by_shape.entry is not None
+        assert by_shape.conditions == ["L['xs'][0] is not L['xs'][1]"]
+        assert any("give the tensors themselves" in note for note in by_shape.notes)
+        apart, truth = tally.probe(s, add, (x, x.clone()), x, x.clone(), frame="_add")
+        assert apart.certain and apart.recompiles and truth[0] == "recompile"
+        assert apart.failures[0].check == "L['a'] is L['b']"
+        assert "<Tensor (3,) at 0x" in str(apart)
+
+
+def _options(
+    x: torch.Tensor, flag: bool = False, mask: torch.Tensor | None = None, mode: str = "a"
+) -> torch.Tensor:
+    y = x + 1 if flag else x
+    y = y if mask is None else y * mask
+    return y - 1 if mode == "a" else y
+
+
+def test_none_bools_and_strings_a_call_passes_or_leaves_to_its_defaults(tally: Tally) -> None:
+    """torch's ``NONE_MATCH``, ``TRUE_MATCH`` and string ``EQUALS_MATCH`` are checks too.
+
+    A parameter the call leaves out takes its default from the source, as Python does: a
+    compile with ``flag=True`` does not serve ``f(x)``.
+    """
+    x, m = torch.randn(3), torch.randn(3)
+    with symdebug.capture() as s:
+        compiled = torch.compile(_options, backend="eager")
+        compiled(x, True, mask=m)
+        left_out, truth = tally.probe(s, compiled, (x,), (3,), frame="_options")
+        assert left_out.certain and left_out.recompiles and truth[0] == "recompile"
+        assert left_out.failures[0].check == "L['flag'] == True"
+        first = left_out.failures[0].entry
+        calls = [  # (the call, the same call by shapes, what torch does)
+            ((x, True, m), {"mask": (3,)}, "served"),
+            ((x, True, None), {"mask": None}, "recompile"),
+            ((x, True, m, "b"), {"mask": (3,), "mode": "b"}, "recompile"),
+        ]
+        for call, named, outcome in calls:
+            prediction, truth = tally.probe(
+                s, compiled, call, (3,), True, frame="_options", **named
+            )
+            assert prediction.certain and prediction.outcome == outcome == truth[0]
+            assert outcome != "served" or prediction.entry == first

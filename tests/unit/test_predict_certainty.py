@@ -198,3 +198,100 @@ def test_a_reset_keeps_only_the_newest_generation() -> None:
     assert [m.compile_id for m in Predictor(Facts(compiles=[old, new]), "second").models] == [
         "0/0@1"
     ]
+
+
+def test_an_identity_check_reads_the_objects_a_call_passes() -> None:
+    import numpy as np
+
+    from symdebug.queries.entry_model import identity_check
+
+    same, other = object(), object()
+    check = identity_check("L['a'] is L['b']")
+    negated = identity_check("L['a'] is not L['b']")
+    assert check is not None and negated is not None and not check.program_state
+    assert check.sources == ["object:L['a']", "object:L['b']"]
+    assert check.evaluate_one is not None
+    assert check.evaluate_one({"object:L['a']": same, "object:L['b']": same})
+    assert not check.evaluate_one({"object:L['a']": same, "object:L['b']": other})
+    columns = {
+        "object:L['a']": np.array([same, same, other], dtype=object),
+        "object:L['b']": np.array([same, other, other], dtype=object),
+    }
+    assert check.evaluate(columns).tolist() == [True, False, True]
+    assert negated.evaluate(columns).tolist() == [False, True, False]
+    module_state = identity_check("L['self'].config is L['self']._modules['a'].config")
+    assert module_state is not None and module_state.program_state
+
+
+def _valued(*checks: str) -> Predictor:
+    signature = Signature(names=["x", "mask", "flag", "mode", "scale"], positional=5)
+    compile_ = Compile("0/0", 0, 0, name="f", signature=signature)
+    compile_.inputs = [InputDim("L['x'].size()[0]", 4, False)]
+    compile_.value_checks = [ShapeCheck(check) for check in checks]
+    return Predictor(Facts(compiles=[compile_]), "f")
+
+
+def _served(p: Predictor, *args: object, **named: object) -> bool | None:
+    """Whether the entry serves; None when the prediction is unsure."""
+    prediction = p.predict(p.values([(4,), *args], named))
+    return prediction.entry is not None if prediction.certain else None
+
+
+def test_value_checks_compare_as_dynamo_does() -> None:
+    p = _valued(
+        "L['mask'] is None",
+        "L['flag'] == True",
+        "L['mode'] == 'a'",
+        "L['scale'] == 1.5",
+    )
+    assert _served(p, None, True, "a", 1.5)
+    assert not _served(p, (4,), True, "a", 1.5)  # a tensor, by its shape, is not None
+    assert not _served(p, None, 1, "a", 1.5)  # TRUE_MATCH is the object True: 1 is not it
+    assert not _served(p, None, True, "b", 1.5)
+    assert not _served(p, None, True, "a", 2)  # a float's check: 2 is an int
+    assert _served(p, None, True, "a") is None  # scale not given: unsure, not assumed
+    assert _served(p, None, True, "a", 2.5) is False
+
+
+def test_checks_on_the_program_through_a_parameter_are_not_the_calls() -> None:
+    p = _valued(
+        "L['func'].__closure__[1].cell_contents.__defaults__[1] is None",
+        "L['self'].training == True",
+        "L['other'] is None",  # not a parameter of the frame
+    )
+    assert all(check.kind != "value" for check in p.models[0].checks)
+    assert _served(p)
+
+
+def test_a_guard_tree_value_line_is_read_and_a_string_holding_a_comment_is_not() -> None:
+    from symdebug.model.guard_tree import parse_guard_tree
+
+    tree = parse_guard_tree(
+        "| | +- NONE_MATCH: L['mask'] is None  # if mask is None:  # f.py:3 in f\n"
+        "| | +- TRUE_MATCH: L['flag'] == True  # if flag:  # f.py:4 in f\n"
+        "| | +- EQUALS_MATCH: L['mode'] == 'a'  # if mode == 'a':  # f.py:5 in f\n"
+        "| | +- EQUALS_MATCH: L['n'] == 3  # x * n  # f.py:6 in f\n"
+        "| | +- EQUALS_MATCH: L['m'] == 'a # b'  # m  # f.py:7 in f\n"
+    )
+    assert [line.code for line in tree.value_lines] == [
+        "L['mask'] is None",
+        "L['flag'] == True",
+        "L['mode'] == 'a'",
+    ]
+    assert tree.value_lines[0].note == "if mask is None:  # f.py:3 in f"
+    assert tree.ints == {"L['n']": (3, "x * n  # f.py:6 in f")}
+
+
+def test_literal_defaults_are_read_from_the_source(tmp_path: object) -> None:
+    import linecache
+    from pathlib import Path
+
+    from symdebug.queries.arguments import defaults_from_source
+
+    path = Path(str(tmp_path)) / "defs.py"
+    path.write_text(
+        "def f(x, flag=False, *, mask=None, scale=1.5, fn=len, size=(2, 3)):\n    return x\n"
+    )
+    linecache.checkcache(str(path))
+    found = defaults_from_source(str(path), 1, "f")
+    assert found == {"flag": False, "mask": None, "scale": 1.5, "size": (2, 3)}  # not fn=len
