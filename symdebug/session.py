@@ -30,7 +30,7 @@ from symdebug.model.types import (
 if TYPE_CHECKING:
     import networkx as nx
 
-    from symdebug.queries.predict import Prediction, Predictor
+    from symdebug.queries.predict import Prediction, Predictor, ProgramReader
     from symdebug.queries.predict_range import RangePrediction
     from symdebug.queries.why import Explanation
 
@@ -231,13 +231,18 @@ class Session:
         if self._predictors is None or self._predictors[0] is not facts:
             self._predictors = (facts, {})
         key = (frame, tuple(order or ()), tuple(sorted((settings or {}).items(), key=str)))
+        program = self._program_reader(frame)
         try:
             found = self._predictors[1].get(key)
         except TypeError:  # a setting that is no hashable value: build, do not keep
-            return Predictor(facts, frame, order, settings)
+            return Predictor(facts, frame, order, settings, program)
         if found is None:
-            found = self._predictors[1][key] = Predictor(facts, frame, order, settings)
+            found = self._predictors[1][key] = Predictor(facts, frame, order, settings, program)
         return found
+
+    def _program_reader(self, frame: str | int | None) -> ProgramReader | None:  # noqa: ARG002
+        """Reads the compiled module's state now: only a live session holds the module."""
+        return None
 
     def rerun(self, compiled: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ARG002
         """Re-running needs the live capture (see :class:`symdebug.live.LiveSession`)."""

@@ -52,3 +52,14 @@ def code_object_of_current_frame() -> Any:
         return InstructionTranslator.current_tx().f_code
     except (AttributeError, IndexError, RuntimeError):
         return None
+
+
+def receiver_of_current_frame() -> Any:
+    """The ``self`` of the frame being compiled (a module's forward), or None."""
+    from torch._dynamo.symbolic_convert import InstructionTranslator
+
+    try:
+        f_locals = InstructionTranslator.current_tx().f_locals
+    except (AttributeError, IndexError, RuntimeError):
+        return None
+    return f_locals.get("self") if isinstance(f_locals, dict) else None

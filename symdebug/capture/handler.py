@@ -11,6 +11,7 @@ import contextlib
 import logging
 import traceback
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +59,8 @@ class CaptureHandler(logging.Handler):
         self.first_error: str | None = None
         #: (torch's compile id, code object) in compile order; ids repeat after a reset.
         self.code_objects: list[tuple[str, Any]] = []
+        #: (torch's compile id, a weak reference to the frame's ``self`` or None), alike.
+        self.receivers: list[tuple[str, weakref.ref[Any] | None]] = []
         #: Returns file aliases (notebook cells) to apply when the session is built.
         self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
@@ -119,9 +122,19 @@ class CaptureHandler(logging.Handler):
             code = dynamo_graph.code_object_of_current_frame()
             if code is not None:
                 self.code_objects.append((key.compile_id, code))
+                receiver = _weak(dynamo_graph.receiver_of_current_frame())
+                self.receivers.append((key.compile_id, receiver))
 
     def _add_shape_env_event(self, key: CompileKey) -> None:
         # Read at the end of the frame compile: Inductor and AOT add guards after Dynamo.
         env = self._shape_envs.pop(key, None)
         if env is not None:
             self.stream.events.append(Event(SHAPE_ENV, snapshot_shape_env(env), key))
+
+
+def _weak(value: Any) -> weakref.ref[Any] | None:
+    """A weak reference (the module stays the program's to free), or None."""
+    try:
+        return weakref.ref(value) if value is not None else None
+    except TypeError:  # an object that takes no weak reference: not remembered
+        return None

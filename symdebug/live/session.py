@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
-    from symdebug.queries.predict import Prediction
+    from symdebug.queries.predict import Prediction, ProgramReader
     from symdebug.queries.predict_range import RangePrediction
 
 
@@ -53,6 +53,16 @@ class LiveSession(Session):
         """Record compiles that happen in the block into this session."""
         with self.live.recording():
             yield
+
+    def _program_reader(self, frame: str | int | None) -> ProgramReader | None:
+        """Reads the module the frame was compiled for, as it is at each prediction."""
+        from symdebug.live.program_state import read_program, receiver_of_frame
+
+        def read(sources: Sequence[str]) -> dict[str, Any]:
+            receiver = receiver_of_frame(self.live, frame)
+            return read_program(receiver, sources) if receiver is not None else {}
+
+        return read
 
     def predict(
         self,

@@ -22,7 +22,15 @@ _TENSOR = re.compile(
     r"stride=\[(?P<stride>[^\]]*)\]\)\s*(?:#\s*(?P<note>.*))?"
 )
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
-_LENGTH = re.compile(r"LENGTH_CHECK: (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$")
+_LENGTH = re.compile(
+    r"(?:LENGTH_CHECK|DICT_LENGTH): (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$"
+)
+# ``LENGTH_CHECK: not L['args']``: an empty container, read as ``len(L['args']) == 0``.
+_EMPTY = re.compile(r"LENGTH_CHECK: not (?P<source>[LG]\[\S+)\s*(?:#\s*(?P<note>.*))?$")
+# ``DICT_CONTAINS: not ___dict_contains('use_cache', L['kwargs'])``: a key a call passes, or not.
+_CONTAINS = re.compile(
+    r"DICT_CONTAINS: (?P<code>(?:not )?___dict_contains\(.+?\))\s*(?:#\s*(?P<note>.*))?$"
+)
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?P<mark>weak_dynamic|dynamic|static)_indices', set\(\)\)"
@@ -41,7 +49,9 @@ _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 _GLOBAL_LITERAL = "GLOBAL_STATE:"
 _MARKED_LITERAL = "_indices', set()).issubset({"
 _TENSOR_LITERAL = "TENSOR_MATCH: check_tensor("
-_LENGTH_LITERAL = "LENGTH_CHECK: len("
+_LENGTH_LITERAL = ": len("  # LENGTH_CHECK and DICT_LENGTH
+_EMPTY_LITERAL = "LENGTH_CHECK: not "
+_CONTAINS_LITERAL = "DICT_CONTAINS: "
 _EQUALS_LITERAL = "EQUALS_MATCH: "
 _LAMBDA_LITERAL = "LAMBDA_GUARD: "
 
@@ -146,6 +156,8 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
     (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
     (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", (m["code"], _note(m)))),
+    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", (f"len({m['source']}) == 0", _note(m)))),
+    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", (m["code"], _note(m)))),
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
 )
@@ -190,7 +202,7 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
 #: ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
-    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH"
+    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS"
     r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):[^\n]*"
 )
 

@@ -78,14 +78,16 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
     The object passed is recorded too (for ``is None``, ``is True`` and ``a is b`` checks),
     and a value that is no tensor has no rank (a tensor's rank check fails on it).
     """
-    values[identity_key(base)] = value if not is_shape(value) else GivenByShape(value)
     if isinstance(value, torch.Tensor):
+        values[identity_key(base)] = value
         _add_tensor(values, base, value.shape, value.stride())
         values[f"{base}.storage_offset()"] = value.storage_offset()
         return
     if is_shape(value):
+        values[identity_key(base)] = GivenByShape(value)
         _add_tensor(values, base, value, _contiguous_strides(value))
         return
+    values[identity_key(base)] = value
     values[f"ndim:{base}"] = None
     if isinstance(value, bool | float | str) or value is None or isinstance(value, int):
         values[base] = value
@@ -182,7 +184,9 @@ def short_name(source: str) -> str:
 
 def source_base(source: str) -> str:
     """The object a source reads from: ``len:``, ``ndim:``, sizes and strides stripped."""
-    source = source.split(":", 1)[1] if source.startswith(("len:", "ndim:")) else source
+    source = (
+        source.split(":", 1)[1] if source.startswith(("len:", "ndim:", OBJECT_PREFIX)) else source
+    )
     for suffix in (".size()[", ".stride()[", ".storage_offset()"):
         if suffix in source:
             return source.rsplit(suffix, 1)[0]

@@ -2,119 +2,26 @@
 
 Mirrors Dynamo's guards for shapes: each tensor's rank and static dims (``TENSOR_MATCH``),
 specialized ints (``EQUALS_MATCH``), and the installed shape checks (duck-sizing
-equalities, range bounds, ShapeEnv guards) exactly as the guard tree prints them.
+equalities, range bounds, ShapeEnv guards) exactly as the guard tree prints them; the
+checks on other values (:mod:`symdebug.queries.value_checks`) follow.
 """
 
 from __future__ import annotations
 
-import ast
-import operator
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from symdebug.model.index import FactIndex
 from symdebug.model.own_code import library_of
 from symdebug.model.reasons import Reason, parse_reason
-from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Compile, Guard, Specialization
-from symdebug.model.values import Source
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
-from symdebug.queries.arguments import (
-    OBJECT_PREFIX,
-    GivenByShape,
-    identity_key,
-    is_call_argument,
-)
-from symdebug.queries.check_eval import Evaluator, Values, compile_check, compile_scalar_check
-
-
-@dataclass(slots=True)
-class Check:
-    """One check of an entry: what it reads, how to evaluate it, and where it came from."""
-
-    kind: str
-    text: str
-    sources: list[str]
-    evaluate: Evaluator
-    guard: Guard | None = None
-    specialization: Specialization | None = None
-    cause: str = "unknown"
-    #: The same check on one call's Python ints (no arrays); None: ``evaluate`` serves both.
-    evaluate_one: Evaluator | None = None
-    #: The file of the line that made the check, as torch noted it beside the check.
-    read_in: str | None = None
-    #: Whether the compiled frame is a library's code (``GPT2LMHeadModel.forward``).
-    library_frame: bool = False
-
-    @property
-    def program_state(self) -> bool:
-        """Whether the check reads the program rather than a value a call passes.
-
-        Module parameters and buffers (their sizes), functions' defaults and closures,
-        classes and object identity (``a is b``) stay as recorded unless the program itself
-        changes: a prediction for the same program takes them as they were.
-        """
-        if self.kind in ("identity", "value") and any(map(is_call_argument, self.sources)):
-            return False  # which object, or value, a call passes is a fact of the call
-        if self.kind == "identity" or " is " in self.text:
-            return True
-        if any(part in self.text for part in _PROGRAM_PARTS):
-            return True
-        if self.sources and all(map(is_module_state, self.sources)):
-            return True
-        return self._library_configuration()
-
-    def _library_configuration(self) -> bool:
-        """A module's setting that only a library's own code reads.
-
-        ``conv.groups`` or ``len(conv.stride)``, read in ``torch/nn/modules/conv.py``; a
-        Hugging Face model's ``config.n_layer`` read in ``transformers``: what the model was
-        built as, like its parameters' sizes.  A module attribute the user's own code reads
-        (``self.chunk``) may change between calls and stays a value to give, as does every
-        argument of the call.
-        """
-        found = self.guard or self.specialization
-        frame = found.user_frame if found is not None else None
-        read_in = self.read_in or (frame.filename if frame is not None else None)
-        if read_in is None or library_of(read_in) is None:
-            return False
-        return bool(self.sources) and all(
-            _module_setting(source, own=self.library_frame) for source in self.sources
-        )
-
-
-def _module_setting(source: str, *, own: bool) -> bool:
-    """Whether a source is a module's setting, never a size.
-
-    A submodule's (``len(L['self']._modules['c1'].stride)``), or, when ``own`` (the frame
-    is a library's), the module's own (``L['self'].config.n_layer``).
-    """
-    read = source.removeprefix("len:").removeprefix(OBJECT_PREFIX)
-    if not read.startswith(_MODULE) or Source(read).is_size:
-        return False
-    return read.startswith(_SUBMODULE) or (own and len(read) > len(_MODULE))
-
-
-_MODULE = "L['self']"
-_SUBMODULE = "L['self']._modules["
-#: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
-#: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
-_PROGRAM_PARTS = (
-    "__defaults__",
-    "__kwdefaults__",
-    "__closure__",
-    "cell_contents",
-    "__code__",
-    "__class__",
-    "__dict__",
-    "__mro__",
-    "__globals__",
-    "type(",
-)
+from symdebug.queries.check import Check
+from symdebug.queries.check_eval import Evaluator, compile_check, compile_scalar_check
+from symdebug.queries.value_checks import identity_check, value_checks
 
 
 @dataclass(slots=True)
@@ -268,133 +175,12 @@ def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -
     return checks
 
 
-_IDENTITY = re.compile(r"^(?P<left>[LG]\[.+?) is (?P<negated>not )?(?P<right>[LG]\[.+)$")
-
-
-def identity_check(code: str) -> Check | None:
-    """``L['a'] is L['b']`` (Dynamo's aliasing check) as a check on the objects a call passes.
-
-    Which objects a call passes is a fact of the call: tensors given as tensors tell it,
-    tensors given by their shapes do not (the check then stays unknown).
-    """
-    found = _IDENTITY.match(code)
-    if found is None:
-        return None
-    left, right = identity_key(found["left"]), identity_key(found["right"])
-    negated = bool(found["negated"])
-
-    def evaluate_one(values: Values) -> bool:
-        return (_known(values[left]) is _known(values[right])) != negated
-
-    def evaluate(values: Values) -> Any:
-        same = _SAME(_objects(values[left]), _objects(values[right]))
-        return np.asarray(same, dtype=bool) != negated
-
-    return Check("identity", code, [left, right], evaluate, evaluate_one=evaluate_one)
-
-
-def _known(value: Any) -> Any:
-    """The object a call passes; a tensor given by its shape is none in particular."""
-    if isinstance(value, GivenByShape):
-        raise LookupError("which tensor a shape stands for is not known")  # noqa: TRY004
-    return value
-
-
-def _objects(column: Any) -> np.ndarray:
-    objects = np.asarray(column, dtype=object)
-    for value in objects.flat:
-        _known(value)
-    return objects
-
-
-#: ``a is b`` element by element, for columns of the objects many calls pass.
-_SAME = np.frompyfunc(operator.is_, 2, 1)
-_VALUE = re.compile(r"^(?P<source>[LG]\[.+?) (?:is (?P<none>None)|== (?P<literal>.+))$")
-
-
-def value_check(code: str, note: str = "") -> Check | None:
-    """A check on a value a call passes, as Dynamo's ``NONE_MATCH`` and ``TRUE_MATCH`` run it.
-
-    ``is None`` and ``== True`` compare the object itself (``1`` is not ``True``); a string or
-    float is compared by type and value.
-    """
-    found = _VALUE.match(code)
-    if found is None:
-        return None
-    literal = None if found["none"] else ast.literal_eval(found["literal"])
-    source = found["source"]
-    read_in = parse_reason(f"{code}  # {note}").user_file
-    if literal is None or isinstance(literal, bool):
-        key = identity_key(source)
-        one, many = _is_object(key, literal), _is_object_column(key, literal)
-    else:
-        key = source
-        one, many = _equals_typed(key, literal), _equals(key, literal)
-    return Check("value", code, [key], many, evaluate_one=one, read_in=read_in)
-
-
-def _is_object(key: str, wanted: object) -> Evaluator:
-    return lambda values: values[key] is wanted
-
-
-def _is_object_column(key: str, wanted: object) -> Evaluator:
-    def evaluate(values: Values) -> Any:
-        held = np.empty((), dtype=object)
-        held[()] = wanted
-        return np.asarray(_SAME(np.asarray(values[key], dtype=object), held), dtype=bool)
-
-    return evaluate
-
-
-def _equals_typed(key: str, wanted: object) -> Evaluator:
-    return lambda values: type(values[key]) is type(wanted) and values[key] == wanted
-
-
 def _with_reason_guard(check: Check, reason: Reason, guards: list[Guard]) -> Check:
     """A bound on an expression names no single source: find its guard by torch's note."""
     if check.guard is None and check.cause == "unknown":
         check.guard = guard_for_reason(reason, guards)
         check.cause = check.guard.cause if check.guard else "unknown"
     return check
-
-
-def _value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
-    """The checks on values the call passes.
-
-    Those on the program's own objects (a module's flag, a library's registry) are left as
-    recorded, as they were before torch's value checks were read.
-    """
-    checks = []
-    for item in compile_.value_checks:
-        if not _of_the_call(item.code, compile_):
-            continue
-        try:
-            check = value_check(item.code, item.note)
-        except (ValueError, SyntaxError, TypeError):
-            check = None
-        if check is None:
-            unparsed.append(item.code)
-        else:
-            checks.append(check)
-    return checks
-
-
-_ROOT_NAME = re.compile(r"^L\[(?P<quote>['\"])(?P<name>\w+)(?P=quote)\]")
-
-
-def _of_the_call(code: str, compile_: Compile) -> bool:
-    """Whether a check reads a parameter's value, not code the frame reaches through one.
-
-    ``L['mask'] is None`` is; ``L['func'].__closure__[1]...`` (a wrapper's free variable)
-    and ``L['self'].training`` (the module) are not.
-    """
-    root = _ROOT_NAME.match(code)
-    if root is None or root["name"] == "self" or any(p in code for p in _PROGRAM_PARTS):
-        return False
-    signature = compile_.signature
-    if signature is None:
-        return True
-    return root["name"] in (*signature.names, signature.varargs, signature.varkw)
 
 
 def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
@@ -405,7 +191,7 @@ def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
     model = EntryModel(cid)
     model.checks = _rank_checks(compile_) + _static_checks(compile_, specs)
     model.checks += _shape_checks(compile_, guards, model.unparsed)
-    model.checks += _value_checks(compile_, model.unparsed)
+    model.checks += value_checks(compile_, model.unparsed)
     defined_in = compile_.callee.filename if compile_.callee else None
     library = library_of(defined_in or compile_.filename) not in (None, "torch")
     for check in model.checks:

@@ -12,7 +12,7 @@ not give, an expression it cannot run) makes it uncertain, and says what would c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,11 +30,18 @@ from symdebug.queries.arguments import (
     signature_from_source,
     source_base,
 )
+from symdebug.queries.check import Check
 from symdebug.queries.definitions import definition_note, frame_key
-from symdebug.queries.entry_model import Check, EntryModel, entry_model
+from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
 
 Outcome = Literal["served", "recompile", "eager"]
+#: Reads sources on the compiled module as it is now: ``{source: value}``, unreadable left
+#: out, and under :data:`READ_FROM` which module was read.
+ProgramReader = Callable[[Sequence[str]], dict[str, Any]]
+#: The key of a call's values that names the module a live session read (no source).
+READ_FROM = "read from:"
+_RECEIVER = "L['self']"
 #: ``Predictor.answers``: no entry serves and torch compiles again, or runs the call eagerly.
 RECOMPILE, EAGER = -1, -2
 
@@ -180,6 +187,7 @@ class Predictor:
         frame: str | int | None = None,
         order: Sequence[str] | None = None,
         settings: Mapping[str, Any] | None = None,
+        program: ProgramReader | None = None,
     ) -> None:
         self.compiles = frame_compiles(facts, frame)
         entries = entry_compiles(self.compiles)
@@ -207,6 +215,9 @@ class Predictor:
         defaults = defaults_from_source(first.filename, first.lineno, first.name)
         # Only what an entry checks: another default changes nothing the entries decide.
         self.defaults = {k: v for k, v in defaults.items() if f"L[{k!r}]" in checked}
+        #: Reads the module's state now (a live session), for the sources checked on it.
+        self.program = program
+        self.program_sources = [s for s in self.known if _RECEIVER in s]
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """Sources of one call; keywords may also name module attributes (``"self.chunk"``)."""
@@ -216,7 +227,10 @@ class Predictor:
                     f"the signature of {self.frame} is unknown here: pass keyword arguments"
                 )
             return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
-        return bind(self.signature, args, kwargs, self.known, self.defaults)
+        bound = bind(self.signature, args, kwargs, self.known, self.defaults)
+        if self.program is None or not self.program_sources:
+            return bound
+        return {**self.program(self.program_sources), **bound}  # what the call says wins
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
         """One call: the serving entry, recompile or eager run, and each failing check.
@@ -230,6 +244,9 @@ class Predictor:
         else:
             self._walk(prediction, values)
         self._settle(prediction)
+        read_from = values.get(READ_FROM)
+        if read_from is not None and prediction.entry is not None:
+            prediction.assumed.append(f"the call passes {read_from}, as it is now")
         return prediction
 
     def _walk(self, prediction: Prediction, values: Mapping[str, Any]) -> None:
@@ -383,11 +400,20 @@ def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str
     if not any(isinstance(value, _UNRECORDED) for value in values.values()):
         return []  # sizes and ints only: every one of them is guarded where it is read
     read = {s.removeprefix(OBJECT_PREFIX) for check in model.checks for s in check.sources}
+    live = READ_FROM in values
     return [
         f"{source} == {value!r} ({_UNRECORDED_NOTE})"
         for source, value in values.items()
-        if isinstance(value, _UNRECORDED) and source not in read and source.startswith(_ROOTS)
+        if isinstance(value, _UNRECORDED) and source not in read and _given(source, live=live)
     ]
+
+
+def _given(source: str, *, live: bool) -> bool:
+    """A value the call gives: no ``len:`` or ``ndim:`` fact of one.
+
+    Nor, in a live session, the module's state it read for other entries' checks.
+    """
+    return source.startswith(_ROOTS) and not (live and source.startswith(_RECEIVER))
 
 
 def _passes(

@@ -85,10 +85,13 @@ def test_a_torch_module_setting_is_taken_as_built_and_torch_agrees() -> None:
     with symdebug.capture() as s, torch.no_grad():
         for size in (16, 24, 20):  # static, then dynamic H and W
             compiled(torch.randn(2, 3, size, size))
-        prediction = s.predict(img=(2, 3, 40, 40))
-        assumed = " ".join(prediction.assumed)
-        assert prediction.certain and prediction.entry is not None, str(prediction)
+        from_log = symdebug.Session(s.facts).predict(img=(2, 3, 40, 40))
+        assumed = " ".join(from_log.assumed)
+        assert from_log.certain and from_log.entry is not None, str(from_log)
         assert "['c1'].groups == 1" in assumed and "len(L['self']._modules['c2'].stride)" in assumed
+        prediction = s.predict(img=(2, 3, 40, 40))  # live: read from the module itself
+        assert prediction.certain and prediction.entry == from_log.entry
+        assert "['c1'].groups == 1" not in " ".join(prediction.assumed)
         before = len(s.compiles)
         compiled(torch.randn(2, 3, 40, 40))
         assert len(s.compiles) == before  # served, as predicted

@@ -66,7 +66,8 @@ class Tally:
         **named: Any,
     ) -> tuple[Prediction, Truth]:
         frame = named.pop("frame")
-        # From the facts alone, as from a log: a LiveSession would add this process's settings.
+        # Torch's default settings, as from a log (a LiveSession's would add this process's);
+        # a module's state is read from the module itself, as a live session does.
         prediction = symdebug.Session.predict(session, *shapes, frame=frame, **named)
         truth = actual(session, compiled, frame, *call)
         self.rows.append((prediction, truth))
@@ -107,18 +108,21 @@ def test_module_attribute_given_by_name(tally: Tally) -> None:
 
         hit, truth = probe(6, 2)
         assert hit.certain and hit.entry == "0/0" and truth == ("served", "0/0")
-        unnamed, _ = probe(6, 2, named=False)
+        # From the facts alone (a log), the module's attribute is a value to give:
+        unnamed = symdebug.Session(s.facts).predict(x=(6, 16), frame="forward")
         assert not unnamed.certain and unnamed.entry == "0/0"
         assert unnamed.unchecked == ["L['self'].chunk == 2"]
         assert "served by 0/0 unless L['self'].chunk != 2" in str(unnamed)
         assert "self.chunk" in str(unnamed)  # says how to give it
+        live, truth = probe(6, 2, named=False)  # ... a live session reads it from the module
+        assert live.certain and live.entry == "0/0" and truth == ("served", "0/0")
         miss, truth = probe(6, 1)
         assert miss.certain and miss.recompiles and truth[0] == "recompile"
         assert miss.failures[0].check == "L['self'].chunk == 2"
         back, truth = probe(5, 2)
         assert back.certain and back.entry == "0/0" and truth == ("served", "0/0")
-        guess, truth = probe(5, 1, named=False)  # the likely entry, and honest that it may not be
-        assert not guess.certain and not held(guess, truth)
+        changed, truth = probe(5, 1, named=False)  # chunk = 1 now: the entry made for it
+        assert changed.certain and held(changed, truth)
 
 
 def test_a_torch_spelled_source_and_a_parameter_size_by_name() -> None:
@@ -396,3 +400,61 @@ def test_none_bools_and_strings_a_call_passes_or_leaves_to_its_defaults(tally: T
             )
             assert prediction.certain and prediction.outcome == outcome == truth[0]
             assert outcome != "served" or prediction.entry == first
+
+
+class _Dropped(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+        self.drop = torch.nn.Dropout(0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.drop(self.lin(x))
+
+
+def test_a_live_prediction_reads_the_module_as_it_is_now() -> None:
+    """``model.eval()`` after the compile: torch's guard on ``drop.training`` fails.
+
+    From the facts alone that flag is taken as recorded (and listed so); a live session reads
+    the module itself, so its answer follows ``eval()`` and ``train()`` as torch does.
+    """
+    model, x = _Dropped(), torch.randn(4, 8)
+    with symdebug.capture() as s:
+        compiled = torch.compile(model, backend="eager")
+        compiled(x)
+        model.eval()
+        recorded = symdebug.Session(s.facts).predict(x=(4, 8), frame="forward")  # as a log
+        assert recorded.entry == "0/0"
+        assert any("drop'].training == True" in text for text in recorded.assumed)
+        now = s.predict(x=(4, 8), frame="forward")
+        assert now.certain and now.recompiles
+        assert now.failures[0].check == "L['self']._modules['drop'].training == True"
+        assert not any("the call passes" in text for text in now.assumed)  # it did not serve
+        assert actual(s, compiled, "forward", x)[0] == "recompile"
+        model.train()
+        back = s.predict(x=(4, 8), frame="forward")
+        assert back.certain and back.entry == "0/0"
+        assert back.assumed[-1].startswith("the call passes _Dropped at 0x")
+        assert actual(s, compiled, "forward", x) == ("served", "0/0")
+
+
+class _Halves(torch.nn.Module):
+    def __init__(self, chunk: int) -> None:
+        super().__init__()
+        self.chunk = chunk
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.chunk(self.chunk, dim=-1)[0]
+
+
+def test_two_modules_of_one_class_are_not_read() -> None:
+    """Both share their forward's entries: which one a call passes is not known."""
+    first, second = _Halves(2), _Halves(4)
+    with symdebug.capture() as s:
+        torch.compile(first, backend="eager", dynamic=True)(torch.randn(4, 16))
+        torch.compile(second, backend="eager", dynamic=True)(torch.randn(4, 16))
+        prediction = s.predict(x=(4, 16), frame="forward")
+        assert not prediction.certain and "L['self'].chunk" in prediction.unchecked[0]
+        assert len(prediction.order) == 2  # each compiled its own entry
+        given = s.predict(x=(4, 16), frame="forward", **{"self.chunk": 4})
+        assert given.certain and given.entry is not None

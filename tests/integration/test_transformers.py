@@ -3,6 +3,8 @@ that changing sequence length and batch size causes is explained."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import torch
 
@@ -107,12 +109,14 @@ def test_the_models_configuration_is_taken_as_built_and_predictions_are_sure() -
             compiled(input_ids=torch.randint(0, 100, (batch, length)))
         assumed: list[str] = []
         for batch, length in ((2, 20), (1, 5), (3, 64), (2, 1)):
-            predicted = session.predict(input_ids=(batch, length))
-            assumed += predicted.assumed
+            from_log = symdebug.Session(session.facts).predict(input_ids=(batch, length))
+            predicted = session.predict(input_ids=(batch, length))  # live: reads the model
+            assumed += from_log.assumed
             before = len(session.compiles)
             compiled(input_ids=torch.randint(0, 100, (batch, length)))
-            assert predicted.certain, str(predicted)
+            assert predicted.certain and from_log.certain, str(from_log)
             assert predicted.recompiles == (len(session.compiles) > before), (batch, length)
+            assert from_log.recompiles == predicted.recompiles
         assert any("L['self'].config.n_layer" in text for text in assumed)
 
 
@@ -134,3 +138,44 @@ def test_a_keyword_call_of_a_model_compiled_positionally_recompiles_as_predicted
         assert len(session.compiles) == before
         compiled(input_ids=torch.randint(0, 100, (2, 20)))
         assert len(session.compiles) == before + 1
+
+
+def _outcome(session: symdebug.LiveSession, call: object, frame: str) -> str:
+    """What torch did with the call: served (by which entry), recompiled, or ran eagerly."""
+    from symdebug._torch.dynamo_cache import cache_lookups
+    from symdebug.queries.frame_state import limit_hit
+
+    seen = {c.compile_id for c in session.compiles}
+    with cache_lookups() as lookups:
+        call()  # type: ignore[operator]
+    new = [c for c in session.compiles if c.compile_id not in seen and c.name == frame]
+    if new:
+        return "eager" if all(limit_hit(c) for c in new) else "recompile"
+    order = session.lookup_order(frame) or []
+    return f"served {order[0]}" if lookups and lookups[0] and order else "eager"
+
+
+def test_bert_with_and_without_its_mask_and_after_train_is_predicted_as_torch_does() -> None:
+    """Keyword calls that leave ``attention_mask`` out or pass it (torch's ``DICT_LENGTH``
+    and ``DICT_CONTAINS`` on ``kwargs``), library globals (``_is_torch_available``) taken as
+    recorded, and ``model.train()`` read from the live model: every answer sure and right."""
+    torch.manual_seed(0)
+    model = tiny_bert()
+    calls = [(2, 8, True), (2, 8, False), (1, 5, False), (3, 9, True), (3, 9, False)]
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="eager")
+        compiled(input_ids=torch.randint(0, 100, (2, 8)))
+        frame = session.compiles[0].name
+        for index, (batch, length, masked) in enumerate(calls * 2):
+            if index == len(calls):
+                model.train()
+            shapes = {"input_ids": (batch, length)}
+            given = {"input_ids": torch.randint(0, 100, (batch, length))}
+            if masked:
+                shapes["attention_mask"] = (batch, length)
+                given["attention_mask"] = torch.ones(batch, length, dtype=torch.long)
+            predicted = session.predict(frame=frame, **shapes)
+            said = f"served {predicted.entry}" if predicted.entry else predicted.outcome
+            assert predicted.certain, str(predicted)
+            call = functools.partial(compiled, **given)
+            assert said == _outcome(session, call, frame), str(predicted)

@@ -203,7 +203,7 @@ def test_a_reset_keeps_only_the_newest_generation() -> None:
 def test_an_identity_check_reads_the_objects_a_call_passes() -> None:
     import numpy as np
 
-    from symdebug.queries.entry_model import identity_check
+    from symdebug.queries.value_checks import identity_check
 
     same, other = object(), object()
     check = identity_check("L['a'] is L['b']")
@@ -256,11 +256,16 @@ def test_value_checks_compare_as_dynamo_does() -> None:
 def test_checks_on_the_program_through_a_parameter_are_not_the_calls() -> None:
     p = _valued(
         "L['func'].__closure__[1].cell_contents.__defaults__[1] is None",
+        "L['other'] is None",  # a local that is no parameter (a wrapper's free variable)
         "L['self'].training == True",
-        "L['other'] is None",  # not a parameter of the frame
     )
-    assert all(check.kind != "value" for check in p.models[0].checks)
-    assert _served(p)
+    closure, other, training = (c for c in p.models[0].checks if c.kind == "value")
+    assert closure.program_state and other.program_state
+    assert not training.program_state  # a module's flag the user's code may read: give it
+    prediction = p.predict(p.values([(4,)], {}))
+    assert prediction.unchecked == ["L['self'].training == True"]
+    assert prediction.assumed == [closure.text, other.text]
+    assert _served(p, **{"self.training": False}) is False
 
 
 def test_a_guard_tree_value_line_is_read_and_a_string_holding_a_comment_is_not() -> None:
@@ -272,11 +277,19 @@ def test_a_guard_tree_value_line_is_read_and_a_string_holding_a_comment_is_not()
         "| | +- EQUALS_MATCH: L['mode'] == 'a'  # if mode == 'a':  # f.py:5 in f\n"
         "| | +- EQUALS_MATCH: L['n'] == 3  # x * n  # f.py:6 in f\n"
         "| | +- EQUALS_MATCH: L['m'] == 'a # b'  # m  # f.py:7 in f\n"
+        "| | +- DICT_CONTAINS: not ___dict_contains('use_cache', L['kwargs'])  # kwargs.get(a)\n"
+        "| | +- DICT_LENGTH: len(L['kwargs']) == 1  # kwargs[a] = v  # f.py:8 in f\n"
+        "| | +- LENGTH_CHECK: not L['args']  # f(*args)  # f.py:9 in f\n"
     )
     assert [line.code for line in tree.value_lines] == [
         "L['mask'] is None",
         "L['flag'] == True",
         "L['mode'] == 'a'",
+        "not ___dict_contains('use_cache', L['kwargs'])",
+    ]
+    assert [line.code for line in tree.shape_lines] == [
+        "len(L['kwargs']) == 1",
+        "len(L['args']) == 0",
     ]
     assert tree.value_lines[0].note == "if mask is None:  # f.py:3 in f"
     assert tree.ints == {"L['n']": (3, "x * n  # f.py:6 in f")}
@@ -295,3 +308,19 @@ def test_literal_defaults_are_read_from_the_source(tmp_path: object) -> None:
     linecache.checkcache(str(path))
     found = defaults_from_source(str(path), 1, "f")
     assert found == {"flag": False, "mask": None, "scale": 1.5, "size": (2, 3)}  # not fn=len
+
+
+def test_a_keyword_passed_or_not_is_checked_as_torch_does() -> None:
+    signature = Signature(names=["x"], positional=1, varkw="kwargs")
+    compile_ = Compile("0/0", 0, 0, name="f", signature=signature)
+    compile_.inputs = [InputDim("L['x'].size()[0]", 4, False)]
+    compile_.shape_checks = [ShapeCheck("len(L['kwargs']) == 1")]
+    compile_.value_checks = [
+        ShapeCheck("not ___dict_contains('use_cache', L['kwargs'])"),
+        ShapeCheck("___dict_contains('mask', L['kwargs'])"),
+    ]
+    p = Predictor(Facts(compiles=[compile_]), "f")
+    assert _served(p, mask=(4,))
+    assert not _served(p, use_cache=True)  # len is 1, but not the key compiled for
+    assert not _served(p, mask=(4,), use_cache=True)
+    assert not _served(p)

@@ -1,0 +1,119 @@
+"""The program's state now, read from the live module a frame was compiled for.
+
+A prediction from facts alone takes a module's state as recorded (its flags, its parameters'
+sizes): it cannot know that ``model.eval()`` ran since.  A live session still holds the
+module (weakly): each check's source under ``L['self']`` is read from it as it is now, so
+``L['self']._modules['drop'].training == True`` fails after ``eval()``, as torch's guard does.
+
+Sources are Dynamo's (``L['self']._modules['drop'].training``, ``len:...``, ``ndim:...``,
+``...size()[0]``); each is followed step by step (attributes, constant keys, ``size()``,
+``stride()``, ``dim()``), never evaluated as code.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from symdebug.queries.arguments import OBJECT_PREFIX
+from symdebug.queries.predict import READ_FROM
+
+if TYPE_CHECKING:
+    from symdebug.live import LiveCapture
+
+_RECEIVER = "L['self']"
+_METHODS = frozenset({"size", "stride", "dim", "storage_offset"})
+#: How a prefixed source reads its object: its length, its rank, or the object itself.
+_PREFIXES: dict[str, Callable[[Any], Any]] = {
+    "len:": len,
+    "ndim:": lambda value: value.dim(),
+    OBJECT_PREFIX: lambda value: value,
+}
+_Step = tuple[str, Any]
+
+
+def receiver_of_frame(live: LiveCapture, frame: str | int | None) -> Any:
+    """The one ``self`` a frame's compiles were made for, while it lives; else None.
+
+    Two modules of one class share their forward's entries: when the compiles saw different
+    objects, which one a call passes is not known, and nothing is read.
+    """
+    from symdebug.queries.predict import frame_compiles
+
+    found = {id(obj): obj for c in frame_compiles(live.facts(), frame) if (obj := _of(live, c))}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _of(live: LiveCapture, compile_: Any) -> Any:
+    refs = [ref for torch_id, ref in live.handler.receivers if torch_id == compile_.torch_id]
+    ref = refs[compile_.generation] if compile_.generation < len(refs) else None
+    return ref() if ref is not None else None
+
+
+def read_program(receiver: Any, sources: Iterable[str]) -> dict[str, Any]:
+    """Each source under ``L['self']`` as ``receiver`` holds it now; unreadable ones left out.
+
+    The module read is named under :data:`READ_FROM`: the answer assumes the call passes it
+    (another module of the same class would be checked on its own state).
+    """
+    values: dict[str, Any] = {READ_FROM: f"{type(receiver).__name__} at {id(receiver):#x}"}
+    for source in sources:
+        read = _reader(source)
+        if read is None:
+            continue
+        try:
+            values[source] = read(receiver)
+        except Exception:  # noqa: BLE001, S112 - a path the module no longer has: not known
+            continue
+    return values
+
+
+@lru_cache(maxsize=4096)
+def _reader(source: str) -> Callable[[Any], Any] | None:
+    """A function of the receiver that reads ``source``, or None when it is no such path."""
+    prefix = next((p for p in _PREFIXES if source.startswith(p)), "")
+    path = source.removeprefix(prefix)
+    if not path.startswith(_RECEIVER):
+        return None
+    try:
+        steps = _steps(ast.parse(path, mode="eval").body)
+    except (SyntaxError, ValueError):
+        return None
+    if steps is None:
+        return None
+    finish = _PREFIXES.get(prefix, _plain)
+    return lambda receiver: finish(_follow(receiver, steps))
+
+
+def _plain(value: Any) -> Any:
+    """A size read as a Python int (``torch.Size`` items are ints already)."""
+    return value
+
+
+def _steps(node: ast.expr) -> list[_Step] | None:
+    """``L['self']...`` as steps from the receiver; None for anything but such a path."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        if isinstance(node.value, ast.Name) and node.value.id == "L":
+            return [] if node.slice.value == "self" else None
+        inner = _steps(node.value)
+        return None if inner is None else [*inner, ("item", node.slice.value)]
+    if isinstance(node, ast.Attribute):
+        inner = _steps(node.value)
+        return None if inner is None else [*inner, ("attribute", node.attr)]
+    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute):
+        inner = _steps(node.func.value) if node.func.attr in _METHODS else None
+        return None if inner is None else [*inner, ("call", node.func.attr)]
+    return None
+
+
+def _follow(value: Any, steps: list[_Step]) -> Any:
+    for kind, name in steps:
+        if kind == "item":
+            value = value[name]
+        elif kind == "attribute":
+            value = getattr(value, name)
+        else:
+            value = getattr(value, name)()
+    return value

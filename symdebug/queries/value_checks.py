@@ -1,0 +1,202 @@
+"""Checks on the values a call passes beyond sizes, as Dynamo runs them.
+
+``None``, bools, strings and floats (``NONE_MATCH``, ``TRUE_MATCH``, ``EQUALS_MATCH``), which
+keywords (``DICT_CONTAINS``) and which objects (``a is b``, an aliasing guard).
+
+What a call passes is bound by :func:`symdebug.queries.arguments.bind`, the object itself
+under ``object:<source>``; a tensor given by its shape is a tensor, but not which one.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from typing import Any
+
+import numpy as np
+
+from symdebug.model.reasons import parse_reason
+from symdebug.model.types import Compile
+from symdebug.queries.arguments import GivenByShape, identity_key
+from symdebug.queries.check import PROGRAM_PARTS, Check
+from symdebug.queries.check_eval import Evaluator, Values
+
+_IDENTITY = re.compile(r"^(?P<left>[LG]\[.+?) is (?P<negated>not )?(?P<right>[LG]\[.+)$")
+
+
+def identity_check(code: str) -> Check | None:
+    """``L['a'] is L['b']`` (Dynamo's aliasing check) as a check on the objects a call passes.
+
+    Which objects a call passes is a fact of the call: tensors given as tensors tell it,
+    tensors given by their shapes do not (the check then stays unknown).
+    """
+    found = _IDENTITY.match(code)
+    if found is None:
+        return None
+    left, right = identity_key(found["left"]), identity_key(found["right"])
+    negated = bool(found["negated"])
+
+    def evaluate_one(values: Values) -> bool:
+        return (_known(values[left]) is _known(values[right])) != negated
+
+    def evaluate(values: Values) -> Any:
+        same = _SAME(_objects(values[left]), _objects(values[right]))
+        return np.asarray(same, dtype=bool) != negated
+
+    return Check("identity", code, [left, right], evaluate, evaluate_one=evaluate_one)
+
+
+def _known(value: Any) -> Any:
+    """The object a call passes; a tensor given by its shape is none in particular."""
+    if isinstance(value, GivenByShape):
+        raise LookupError("which tensor a shape stands for is not known")  # noqa: TRY004
+    return value
+
+
+def _objects(column: Any) -> np.ndarray:
+    objects = np.asarray(column, dtype=object)
+    for value in objects.flat:
+        _known(value)
+    return objects
+
+
+#: ``a is b`` element by element, for columns of the objects many calls pass.
+_SAME = np.frompyfunc(operator.is_, 2, 1)
+_VALUE = re.compile(r"^(?P<source>[LG]\[.+?) (?:is (?P<none>None)|== (?P<literal>.+))$")
+
+
+_CONTAINS = re.compile(
+    r"^(?P<negated>not )?___dict_contains\("
+    r"(?P<key>'[^']*'|\"[^\"]*\"|-?\d+), (?P<source>[LG]\[.+)\)$"
+)
+
+
+def contains_check(code: str, note: str = "") -> Check | None:
+    """``not ___dict_contains('use_cache', L['kwargs'])``: whether a call passes that key.
+
+    Known when the call gives the dict (its length is bound): each key it passes is bound.
+    """
+    found = _CONTAINS.match(code)
+    if found is None:
+        return None
+    container = found["source"]
+    item = identity_key(f"{container}[{ast.literal_eval(found['key'])!r}]")
+    negated = bool(found["negated"])
+
+    def evaluate(values: Values) -> bool:
+        return (item in values) != negated
+
+    read_in = parse_reason(f"{code}  # {note}").user_file
+    return Check("value", code, [f"len:{container}"], evaluate, read_in=read_in)
+
+
+def value_check(code: str, note: str = "") -> Check | None:
+    """A check on a value a call passes, as Dynamo's ``NONE_MATCH`` and ``TRUE_MATCH`` run it.
+
+    ``is None`` and ``== True`` compare the object itself (``1`` is not ``True``); a string or
+    float is compared by type and value; ``___dict_contains`` asks for a key.
+    """
+    found = _VALUE.match(code)
+    if found is None:
+        return contains_check(code, note)
+    literal = None if found["none"] else ast.literal_eval(found["literal"])
+    source = found["source"]
+    read_in = parse_reason(f"{code}  # {note}").user_file
+    if literal is None or isinstance(literal, bool):
+        key = identity_key(source)
+        one, many = _is_object(key, literal), _is_object_column(key, literal)
+    else:
+        key = source
+        one, many = _equals_typed(key, literal), _equals_column(key, literal)
+    return Check("value", code, [key], many, evaluate_one=one, read_in=read_in)
+
+
+def _is_object(key: str, wanted: object) -> Evaluator:
+    return lambda values: values[key] is wanted
+
+
+def _is_object_column(key: str, wanted: object) -> Evaluator:
+    def evaluate(values: Values) -> Any:
+        held = np.empty((), dtype=object)
+        held[()] = wanted
+        return np.asarray(_SAME(np.asarray(values[key], dtype=object), held), dtype=bool)
+
+    return evaluate
+
+
+def _equals_typed(key: str, wanted: object) -> Evaluator:
+    return lambda values: type(values[key]) is type(wanted) and values[key] == wanted
+
+
+def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
+    """The checks on values: those the call passes, and the program's own.
+
+    A module's flag (``L['self']._modules['drop'].training == True``) or a global is a
+    value like a module's int: given by name (or read from a live module), or taken as
+    recorded where only a library reads it.  What no call can give (a library's registry,
+    a closure, a wrapper's free variable) is taken as recorded.
+    """
+    checks = []
+    for item in compile_.value_checks:
+        program = _reaches(item.code) or _of_another_frame(item.code, compile_)
+        check = None if program else _parsed_value_check(item.code, item.note)
+        if check is not None:
+            checks.append(check)
+        elif _of_the_call(item.code, compile_):
+            unparsed.append(item.code)
+        else:
+            checks.append(_as_recorded(item.code))
+    return checks
+
+
+def _parsed_value_check(code: str, note: str) -> Check | None:
+    try:
+        return value_check(code, note)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
+def _reaches(code: str) -> bool:
+    """Whether a check reaches into code or a class (defaults, closures), not data."""
+    return any(part in code for part in PROGRAM_PARTS)
+
+
+def _as_recorded(code: str) -> Check:
+    """A check on the program that no call gives: listed with what is taken as recorded."""
+    return Check("value", code, [f"program:{code}"], _never, program=True)
+
+
+def _never(values: Values) -> Any:  # noqa: ARG001 - an evaluator's signature
+    raise LookupError("the program's own state is taken as recorded")
+
+
+_ROOT_NAME = re.compile(r"(?<![\w\]])L\[(?P<quote>['\"])(?P<name>\w+)(?P=quote)\]")
+
+
+def _of_another_frame(code: str, compile_: Compile) -> bool:
+    """A local that is no parameter (a wrapper's free variable, ``L['func']``)."""
+    root = _ROOT_NAME.search(code)
+    signature = compile_.signature
+    if root is None or root["name"] == "self" or signature is None:
+        return False
+    return root["name"] not in (*signature.names, signature.varargs, signature.varkw)
+
+
+def _of_the_call(code: str, compile_: Compile) -> bool:
+    """Whether a check reads a parameter's value, not code the frame reaches through one.
+
+    ``L['mask'] is None`` is; ``L['func'].__closure__[1]...`` (a wrapper's free variable)
+    and ``L['self'].training`` (the module) are not.
+    """
+    root = _ROOT_NAME.search(code)
+    if root is None or root["name"] == "self" or any(p in code for p in PROGRAM_PARTS):
+        return False
+    signature = compile_.signature
+    if signature is None:
+        return True
+    return root["name"] in (*signature.names, signature.varargs, signature.varkw)
+
+
+def _equals_column(key: str, wanted: object) -> Evaluator:
+    return lambda values: np.asarray(values[key]) == wanted
