@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import linecache
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,7 +28,7 @@ def _contiguous_strides(shape: Sequence[int]) -> list[int]:
 def is_shape(value: Any) -> bool:
     """A tensor given by its shape: a ``torch.Size`` or a tuple of ints."""
     return isinstance(value, torch.Size) or (
-        isinstance(value, tuple)
+        type(value) is tuple  # a namedtuple of ints is a value of its own
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     )
 
@@ -99,6 +100,19 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
         values[f"len:{base}"] = len(value)
         for index, item in enumerate(value):
             flatten(values, f"{base}[{index}]", item)
+        _flatten_fields(values, base, value)  # a namedtuple's items are read by name too
+    else:
+        _flatten_fields(values, base, value)
+
+
+def _flatten_fields(values: dict[str, Any], base: str, value: Any) -> None:
+    """A namedtuple's or a dataclass's fields, as Dynamo reads them: ``L['p'].a``."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = [field.name for field in dataclasses.fields(value)]
+    else:
+        names = list(getattr(type(value), "_fields", ()))
+    for name in names:
+        flatten(values, f"{base}.{name}", getattr(value, name))
 
 
 def bind(

@@ -9,7 +9,9 @@ its cache and its lookups (``symdebug._torch.dynamo_cache``), never from its log
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -458,3 +460,40 @@ def test_two_modules_of_one_class_are_not_read() -> None:
         assert len(prediction.order) == 2  # each compiled its own entry
         given = s.predict(x=(4, 16), frame="forward", **{"self.chunk": 4})
         assert given.certain and given.entry is not None
+
+
+_Pair = collections.namedtuple("_Pair", "a b")
+
+
+@dataclasses.dataclass
+class _Options:
+    scale: int
+    mask: torch.Tensor | None = None
+
+
+def _pair(p: _Pair) -> torch.Tensor:
+    return p.a.sum() + p.b[: p.a.shape[0]].sum()
+
+
+def _scaled(x: torch.Tensor, options: _Options) -> torch.Tensor:
+    y = x * options.scale
+    return y if options.mask is None else y * options.mask
+
+
+def test_a_namedtuple_and_a_dataclass_are_read_by_their_fields(tally: Tally) -> None:
+    """Dynamo reads ``p.a`` as ``L['p'].a``: given as a namedtuple of shapes, it is checked."""
+    with symdebug.capture() as s:
+        pair = torch.compile(_pair, backend="eager", dynamic=True)
+        pair(_Pair(torch.randn(3), torch.randn(5)))
+        for a, b in ((4, 9), (7, 2)):
+            call = (_Pair(torch.randn(a), torch.randn(b)),)
+            prediction, truth = tally.probe(s, pair, call, _Pair((a,), (b,)), frame="_pair")
+            assert prediction.certain and prediction.outcome == truth[0]
+        scaled = torch.compile(_scaled, backend="eager")
+        scaled(torch.randn(3), _Options(2))
+        for scale, mask in ((2, None), (3, None), (2, (3,))):
+            given = _Options(scale, None if mask is None else torch.randn(3))
+            prediction, truth = tally.probe(
+                s, scaled, (torch.randn(3), given), (3,), _Options(scale, mask), frame="_scaled"
+            )
+            assert prediction.certain and prediction.outcome == truth[0]
