@@ -86,6 +86,7 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     marked_static: [],
     automatic_dynamic: null,
     shape_checks: [],
+    value_checks: [],
     signature: null,
     tensors: {},
     global_state: {},
