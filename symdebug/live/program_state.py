@@ -17,19 +17,19 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from symdebug.queries.arguments import OBJECT_PREFIX
+from symdebug.queries.arguments import OBJECT_PREFIX, RECEIVER
 from symdebug.queries.predict import READ_FROM
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
 
-_RECEIVER = "L['self']"
 _METHODS = frozenset({"size", "stride", "dim", "storage_offset"})
 #: How a prefixed source reads its object: its length, its rank, or the object itself.
 _PREFIXES: dict[str, Callable[[Any], Any]] = {
     "len:": len,
     "ndim:": lambda value: value.dim(),
     OBJECT_PREFIX: lambda value: value,
+    "": lambda value: value,  # a size, a flag, a setting: the value itself
 }
 _Step = tuple[str, Any]
 
@@ -75,7 +75,7 @@ def _reader(source: str) -> Callable[[Any], Any] | None:
     """A function of the receiver that reads ``source``, or None when it is no such path."""
     prefix = next((p for p in _PREFIXES if source.startswith(p)), "")
     path = source.removeprefix(prefix)
-    if not path.startswith(_RECEIVER):
+    if not path.startswith(RECEIVER):
         return None
     try:
         steps = _steps(ast.parse(path, mode="eval").body)
@@ -83,13 +83,8 @@ def _reader(source: str) -> Callable[[Any], Any] | None:
         return None
     if steps is None:
         return None
-    finish = _PREFIXES.get(prefix, _plain)
+    finish = _PREFIXES[prefix]
     return lambda receiver: finish(_follow(receiver, steps))
-
-
-def _plain(value: Any) -> Any:
-    """A size read as a Python int (``torch.Size`` items are ints already)."""
-    return value
 
 
 def _steps(node: ast.expr) -> list[_Step] | None:

@@ -45,6 +45,8 @@ def _add_tensor(
 
 #: Where a binding keeps the object a call passes at a source (``object:L['mask']``).
 OBJECT_PREFIX = "object:"
+#: The compiled module, in the frame's locals: its state is the program's, not the call's.
+RECEIVER = "L['self']"
 
 
 def identity_key(source: str) -> str:
@@ -55,7 +57,7 @@ def identity_key(source: str) -> str:
 def is_call_argument(source: str) -> bool:
     """Whether a source (or its ``object:`` key) is something a call passes, not the module."""
     source = source.removeprefix(OBJECT_PREFIX)
-    return source.startswith("L[") and not source.startswith("L['self']")
+    return source.startswith("L[") and not source.startswith(RECEIVER)
 
 
 class GivenByShape:

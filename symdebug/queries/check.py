@@ -14,7 +14,7 @@ from symdebug.model.own_code import library_of
 from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Guard, Specialization
 from symdebug.model.values import Source
-from symdebug.queries.arguments import OBJECT_PREFIX, is_call_argument
+from symdebug.queries.arguments import OBJECT_PREFIX, RECEIVER, is_call_argument
 from symdebug.queries.check_eval import Evaluator
 
 
@@ -92,13 +92,12 @@ def _module_setting(source: str, *, own: bool) -> bool:
     is a library's), the module's own (``L['self'].config.n_layer``).
     """
     read = source.removeprefix("len:").removeprefix(OBJECT_PREFIX)
-    if not read.startswith(_MODULE) or Source(read).is_size:
+    if not read.startswith(RECEIVER) or Source(read).is_size:
         return False
-    return read.startswith(_SUBMODULE) or (own and len(read) > len(_MODULE))
+    return read.startswith(_SUBMODULE) or (own and len(read) > len(RECEIVER))
 
 
-_MODULE = "L['self']"
-_SUBMODULE = "L['self']._modules["
+_SUBMODULE = f"{RECEIVER}._modules["
 #: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
 #: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
 PROGRAM_PARTS = (

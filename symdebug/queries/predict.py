@@ -23,6 +23,7 @@ from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import (
     OBJECT_PREFIX,
+    RECEIVER,
     GivenByShape,
     bind,
     defaults_from_source,
@@ -31,6 +32,7 @@ from symdebug.queries.arguments import (
     source_base,
 )
 from symdebug.queries.check import Check
+from symdebug.queries.check_eval import SOURCE_ROOTS
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
@@ -41,7 +43,6 @@ Outcome = Literal["served", "recompile", "eager"]
 ProgramReader = Callable[[Sequence[str]], dict[str, Any]]
 #: The key of a call's values that names the module a live session read (no source).
 READ_FROM = "read from:"
-_RECEIVER = "L['self']"
 #: ``Predictor.answers``: no entry serves and torch compiles again, or runs the call eagerly.
 RECOMPILE, EAGER = -1, -2
 
@@ -217,7 +218,7 @@ class Predictor:
         self.defaults = {k: v for k, v in defaults.items() if f"L[{k!r}]" in checked}
         #: Reads the module's state now (a live session), for the sources checked on it.
         self.program = program
-        self.program_sources = [s for s in self.known if _RECEIVER in s]
+        self.program_sources = [s for s in self.known if RECEIVER in s]
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """Sources of one call; keywords may also name module attributes (``"self.chunk"``)."""
@@ -393,7 +394,6 @@ def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
 _UNRECORDED = (bool, float, str, type(None), np.bool_, np.floating, np.str_)
 _UNRECORDED_NOTE = "its guard is not recorded"
 #: Sources a call's values are bound to (not ``ndim:``, ``len:`` or ``object:`` facts of them).
-_ROOTS = ("L[", "G[")
 
 
 def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
@@ -413,7 +413,7 @@ def _given(source: str, *, live: bool) -> bool:
 
     Nor, in a live session, the module's state it read for other entries' checks.
     """
-    return source.startswith(_ROOTS) and not (live and source.startswith(_RECEIVER))
+    return source.startswith(SOURCE_ROOTS) and not (live and source.startswith(RECEIVER))
 
 
 def _passes(
