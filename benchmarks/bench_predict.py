@@ -10,7 +10,8 @@ sizes (three cache entries); we then answer "which entry serves?" for many sizes
 
 then checks answers against torch: each prediction is made, then the call is run and torch's
 outcome read from its cache and lookups.  Over a corpus (the function above at many sizes, a
-module attribute given by name or not, a frame torch skipped, the recompile limit) it counts
+module attribute given by name or not, a frame torch skipped, the recompile limit, tensors of
+another dtype, stride or grad, calls under no_grad, inference_mode and autocast) it counts
 confident-right, confident-wrong (must be 0) and uncertain answers.
 """
 
@@ -176,6 +177,34 @@ def scored_small(scored: Scored) -> None:
         scored.call((torch.randn(n),), (n,))
 
 
+class Net(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.lin(x)).sum(-1)
+
+
+def scored_tensors(scored: Scored) -> None:
+    """Tensors unlike the compiled one, and calls under no_grad, inference_mode, autocast."""
+    plain = contextlib.nullcontext
+    probes = [
+        (lambda: torch.randn(4, 8), plain),
+        (lambda: torch.randn(4, 8, dtype=torch.float64), plain),
+        (lambda: torch.randn(8, 4).t(), plain),
+        (lambda: torch.randn(4, 8, requires_grad=True), plain),
+        (lambda: torch.randn(4, 8), torch.no_grad),
+        (lambda: torch.randn(4, 8), torch.inference_mode),
+        (lambda: torch.randn(4, 8), lambda: torch.autocast("cpu", torch.bfloat16)),
+        (lambda: torch.randn(5, 8), plain),
+    ]
+    for make, context in probes * 2:
+        x = make()
+        with context():  # predicted where the call runs: torch's state there is read
+            scored.call((x,), x)
+
+
 def truth_corpus() -> Counter[str]:
     """Confident-right, confident-wrong and uncertain answers over the corpus.
 
@@ -189,6 +218,10 @@ def truth_corpus() -> Counter[str]:
     chunks = warmed((torch.randn(4, 16),), lambda s: scored_chunks(s, module))
     counts += scenario(module, dynamic, chunks, Chunked.forward.__code__)
     counts += scenario(identity, {"backend": "eager"}, warmed((torch.randn(2),), scored_small))
+    net = Net()
+    tensors = warmed((torch.randn(4, 8),), scored_tensors)
+    with torch._dynamo.config.patch(recompile_limit=16):
+        counts += scenario(net, {"backend": "eager"}, tensors, Net.forward.__code__)
     with torch._dynamo.config.patch(recompile_limit=3):
         static = {"backend": "eager", "dynamic": False}
         counts += scenario(double, static, warmed((torch.randn(2),), scored_small))

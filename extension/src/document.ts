@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 8;
-export const MIME_TYPE = "application/vnd.symdebug.session.v8+json";
+export const SCHEMA_VERSION = 9;
+export const MIME_TYPE = "application/vnd.symdebug.session.v9+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -37,7 +37,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v8). */
+/** The session document (schema v9). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -83,6 +83,7 @@ export interface Compile {
   automatic_dynamic: boolean | null;
   shape_checks: ShapeCheck[];
   value_checks: ShapeCheck[];
+  tensor_checks: TensorCheck[];
   signature: Signature | null;
   tensors: Record<string, TensorMeta>;
   global_state: Record<string, unknown>;
@@ -248,6 +249,18 @@ export interface InputDim {
 export interface ShapeCheck {
   code: string;
   note: string;
+}
+
+/** What Dynamo's ``TENSOR_MATCH`` checks of a tensor beyond its sizes and strides. */
+export interface TensorCheck {
+  source: string;
+  type_name: string;
+  dispatch_keys: string;
+  dtype: string;
+  device: number | null;
+  requires_grad: boolean;
+  strides: (number | null)[];
+  absent_marks: string[];
 }
 
 /** Parameters of a compiled frame, to bind call arguments to sources. */

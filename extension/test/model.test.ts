@@ -87,6 +87,7 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     automatic_dynamic: null,
     shape_checks: [],
     value_checks: [],
+    tensor_checks: [],
     signature: null,
     tensors: {},
     global_state: {},

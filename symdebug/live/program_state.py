@@ -13,11 +13,20 @@ Sources are Dynamo's (``L['self']._modules['drop'].training``, ``len:...``, ``nd
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from symdebug.queries.arguments import OBJECT_PREFIX, RECEIVER
+import torch
+
+from symdebug._torch.dispatch_state import dispatch_keys_seen, global_state_now
+from symdebug.queries.arguments import (
+    DISPATCH_PREFIX,
+    GLOBAL_PREFIX,
+    OBJECT_PREFIX,
+    RECEIVER,
+    TENSOR_FACTS,
+)
 from symdebug.queries.predict import READ_FROM
 
 if TYPE_CHECKING:
@@ -29,6 +38,8 @@ _PREFIXES: dict[str, Callable[[Any], Any]] = {
     "len:": len,
     "ndim:": lambda value: value.dim(),
     OBJECT_PREFIX: lambda value: value,
+    DISPATCH_PREFIX: dispatch_keys_seen,
+    **TENSOR_FACTS,
     "": lambda value: value,  # a size, a flag, a setting: the value itself
 }
 _Step = tuple[str, Any]
@@ -50,6 +61,41 @@ def _of(live: LiveCapture, compile_: Any) -> Any:
     refs = [ref for torch_id, ref in live.handler.receivers if torch_id == compile_.torch_id]
     ref = refs[compile_.generation] if compile_.generation < len(refs) else None
     return ref() if ref is not None else None
+
+
+def read_ambient(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
+    """Torch's global state now, and the dispatch keys of the tensors the call passes.
+
+    Both as a call made now meets them: a prediction made inside ``torch.no_grad()`` or
+    ``inference_mode()`` is for a call made there.
+    """
+    settings, tensors = _ambient_sources(tuple(sources))
+    values: dict[str, Any] = {}
+    if settings:
+        state = global_state_now()
+        values.update((source, state[name]) for source, name in settings if name in state)
+    for source, key in tensors:
+        tensor = call.get(key)
+        if isinstance(tensor, torch.Tensor):
+            values[source] = dispatch_keys_seen(tensor)
+    return values
+
+
+_Pairs = tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=256)
+def _ambient_sources(sources: tuple[str, ...]) -> tuple[_Pairs, _Pairs]:
+    """(source, setting name) of the global settings; (source, object key) of dispatch keys."""
+    settings = tuple(
+        (s, s.removeprefix(GLOBAL_PREFIX)) for s in sources if s.startswith(GLOBAL_PREFIX)
+    )
+    tensors = tuple(
+        (s, OBJECT_PREFIX + s.removeprefix(DISPATCH_PREFIX))
+        for s in sources
+        if s.startswith(DISPATCH_PREFIX)
+    )
+    return settings, tensors
 
 
 def read_program(receiver: Any, sources: Iterable[str]) -> dict[str, Any]:

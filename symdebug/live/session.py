@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from symdebug.api import Session
 from symdebug.model.types import Facts
+from symdebug.queries.arguments import RECEIVER
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -56,11 +57,14 @@ class LiveSession(Session):
 
     def _program_reader(self, frame: str | int | None) -> ProgramReader | None:
         """Reads the module the frame was compiled for, as it is at each prediction."""
-        from symdebug.live.program_state import read_program, receiver_of_frame
+        from symdebug.live.program_state import read_ambient, read_program, receiver_of_frame
 
-        def read(sources: Sequence[str]) -> dict[str, Any]:
+        def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
+            values = read_ambient(sources, call)
             receiver = receiver_of_frame(self.live, frame)
-            return read_program(receiver, sources) if receiver is not None else {}
+            if receiver is not None:
+                values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
+            return values
 
         return read
 

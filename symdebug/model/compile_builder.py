@@ -11,7 +11,7 @@ from symdebug.events import GRAPH_INPUTS
 from symdebug.model.compile_events import CompileEvents
 from symdebug.model.export_builder import export_outcome
 from symdebug.model.frames import FrameReader
-from symdebug.model.guard_tree import GuardTree
+from symdebug.model.guard_tree import GuardTree, TensorProperties
 from symdebug.model.log_callee import frame_qualname, log_callee
 from symdebug.model.own_code import call_site
 from symdebug.model.reasons import split_payload
@@ -23,6 +23,7 @@ from symdebug.model.types import (
     ShapeCheck,
     Signature,
     Symbol,
+    TensorCheck,
     TensorMeta,
 )
 from symdebug.model.values import CompileStatus, Source
@@ -81,6 +82,43 @@ def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
             dims.append(InputDim(source, value, size is None))
     dims.extend(InputDim(Source(source), value, False) for source, (value, _) in tree.ints.items())
     return dims
+
+
+def _tensor_checks(tree: GuardTree) -> list[TensorCheck]:
+    """Each tensor's ``TENSOR_MATCH`` beyond its sizes, with the marks it must not carry."""
+    return [
+        _tensor_check(
+            tensor.source,
+            tensor.properties,
+            tuple(tensor.strides),
+            tuple(tree.absent_marks.get(tensor.source, ())),
+        )
+        for tensor in tree.tensors
+        if tensor.properties is not None
+    ]
+
+
+@lru_cache(maxsize=65536)
+def _tensor_check(
+    source: str,
+    found: TensorProperties,
+    strides: tuple[int | None, ...],
+    marks: tuple[str, ...],
+) -> TensorCheck:
+    """Shared by the compiles that check a tensor alike (recompiles repeat most parameters').
+
+    Read-only, like every fact once built.
+    """
+    return TensorCheck(
+        Source(source),
+        found.type_name,
+        found.dispatch_keys,
+        found.dtype,
+        found.device,
+        found.requires_grad,
+        list(strides),
+        list(marks),
+    )
 
 
 def _text(value: Any) -> str | None:
@@ -207,6 +245,7 @@ def build_compile(
         automatic_dynamic=_config_flag(metrics, "automatic_dynamic_shapes"),
         shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
         value_checks=[ShapeCheck(line.code, line.note) for line in tree.value_lines],
+        tensor_checks=_tensor_checks(tree),
         signature=_signature(group),
         tensors=_tensor_metas(group),
         global_state=dict(tree.global_state),

@@ -21,6 +21,15 @@ _TENSOR = re.compile(
     r"TENSOR_MATCH: check_tensor\((?P<source>.+?), \w+, .*?size=\[(?P<size>[^\]]*)\], "
     r"stride=\[(?P<stride>[^\]]*)\]\)\s*(?:#\s*(?P<note>.*))?"
 )
+# What else ``check_tensor`` compares, as ``guards.py``'s ``get_tensor_guard_code_part``
+# prints it: type, dispatch keys (thread modes applied), dtype, device index, requires_grad.
+_TENSOR_PROPERTIES = re.compile(
+    r"check_tensor\(.+?, (?P<type>[\w.]+), (?P<keys>DispatchKeySet\([^)]*\)), "
+    r"(?P<dtype>[\w.]+), device=(?P<device>None|-?\d+), requires_grad=(?P<grad>True|False), "
+    r"size="
+)
+# ``hasattr(L['x'], '_dynamo_dynamic_indices') == False``: a tensor marked since fails it.
+_ABSENT_MARK = re.compile(r"hasattr\((?P<source>.+?), '(?P<mark>_dynamo_\w+_indices)'\) == False")
 _EQUALS = re.compile(r"EQUALS_MATCH: (?P<source>.+?) == (?P<value>-?\d+)\s*(?:#\s*(?P<note>.*))?$")
 _LENGTH = re.compile(
     r"(?:LENGTH_CHECK|DICT_LENGTH): (?P<code>len\(.+?\) == \d+)\s*(?:#\s*(?P<note>.*))?$"
@@ -48,6 +57,7 @@ _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 # The literal part each pattern needs: a line without it cannot match, so it is not searched.
 _GLOBAL_LITERAL = "GLOBAL_STATE:"
 _MARKED_LITERAL = "_indices', set()).issubset({"
+_ABSENT_LITERAL = "_indices') == False"
 _TENSOR_LITERAL = "TENSOR_MATCH: check_tensor("
 _LENGTH_LITERAL = ": len("  # LENGTH_CHECK and DICT_LENGTH
 _EMPTY_LITERAL = "LENGTH_CHECK: not "
@@ -56,14 +66,26 @@ _EQUALS_LITERAL = "EQUALS_MATCH: "
 _LAMBDA_LITERAL = "LAMBDA_GUARD: "
 
 
+@dataclass(frozen=True, slots=True)
+class TensorProperties:
+    """What a TENSOR_MATCH checks besides sizes: type, dispatch keys, dtype, device, grad."""
+
+    type_name: str
+    dispatch_keys: str
+    dtype: str
+    device: int | None
+    requires_grad: bool
+
+
 @dataclass(slots=True)
 class TensorMatch:
-    """One TENSOR_MATCH: the dims that are static (ints) or dynamic (None)."""
+    """One TENSOR_MATCH: the dims that are static (ints) or dynamic (None), and the rest."""
 
     source: str
     sizes: list[int | None]
     strides: list[int | None]
     note: str = ""
+    properties: TensorProperties | None = None
 
 
 @dataclass(slots=True)
@@ -86,6 +108,8 @@ class GuardTree:
     marked_dynamic: list[str] = field(default_factory=list)
     marked_static: list[str] = field(default_factory=list)
     global_state: dict[str, Any] = field(default_factory=dict)
+    #: Per tensor source, the ``mark_dynamic`` attributes it must not carry.
+    absent_marks: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _dims(text: str) -> list[int | None]:
@@ -113,9 +137,19 @@ def _mark_kind(match: re.Match[str]) -> str:
 
 def _tensor(
     match: re.Match[str],
-) -> tuple[str, tuple[int | None, ...], tuple[int | None, ...], str]:
+) -> tuple[str, tuple[int | None, ...], tuple[int | None, ...], str, TensorProperties | None]:
     sizes, strides = tuple(_dims(match["size"])), tuple(_dims(match["stride"]))
-    return (match["source"], sizes, strides, match["note"] or "")
+    return (match["source"], sizes, strides, match["note"] or "", _properties(match.group(0)))
+
+
+def _properties(text: str) -> TensorProperties | None:
+    """The rest of a ``check_tensor``; None where torch printed it in a form not known here."""
+    found = _TENSOR_PROPERTIES.search(text)
+    if found is None:
+        return None
+    device = None if found["device"] == "None" else int(found["device"])
+    grad = found["grad"] == "True"
+    return TensorProperties(found["type"], found["keys"], found["dtype"], device, grad)
 
 
 #: What one line of a guard tree holds: its kind and its (immutable) data.
@@ -155,6 +189,7 @@ def _value_line(line: str) -> LineFact | None:
 _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
     (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
+    (_ABSENT_LITERAL, _ABSENT_MARK, lambda m: ("absent_mark", (m["source"], m["mark"]))),
     (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", (m["code"], _note(m)))),
     (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", (f"len({m['source']}) == 0", _note(m)))),
     (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", (m["code"], _note(m)))),
@@ -186,8 +221,10 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
     elif kind == "static":
         tree.marked_static += data
     elif kind == "tensor":
-        source, sizes, strides, note = data
-        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note))
+        source, sizes, strides, note, properties = data
+        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties))
+    elif kind == "absent_mark":
+        tree.absent_marks.setdefault(data[0], []).append(data[1])
     elif kind == "int":
         tree.ints[data[0]] = (data[1], data[2])
     elif kind == "value":

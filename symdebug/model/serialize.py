@@ -32,11 +32,12 @@ from symdebug.model.types import (
     SourceExplanation,
     Specialization,
     Symbol,
+    TensorCheck,
     TensorMeta,
     WhyStep,
 )
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -56,7 +57,10 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: v8 added the checks on a call's other values (``value_checks`` of compiles: ``is None``,
 #: ``== True``, a string or float); an older document reads with none, and a prediction
 #: from it stays unsure of such values, as before.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+#: v9 added what torch checks of each tensor beyond its sizes (``tensor_checks`` of compiles:
+#: type, dispatch keys, dtype, device, ``requires_grad``, marks); an older document reads
+#: with none, and a prediction from it is unsure where a call passes a tensor.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -297,6 +301,7 @@ def _compile(data: dict[str, Any]) -> Compile:
             inputs=[InputDim(**item) for item in data.get("inputs", [])],
             shape_checks=[ShapeCheck(**item) for item in data.get("shape_checks", [])],
             value_checks=[ShapeCheck(**item) for item in data.get("value_checks", [])],
+            tensor_checks=[TensorCheck(**item) for item in data.get("tensor_checks", [])],
             signature=Signature(**signature) if signature else None,
             callee=Callee(**callee) if callee else None,
             caller=_maybe_frame(data.get("caller")),

@@ -218,6 +218,32 @@ class InputDim:
 
 
 @dataclass(slots=True)
+class TensorCheck:
+    """What Dynamo's ``TENSOR_MATCH`` checks of a tensor beyond its sizes and strides.
+
+    A call's tensor must match each of these exactly, or the entry fails: its Python type
+    (``Tensor``, ``Parameter``), dispatch keys (with the thread's modes applied: under
+    ``inference_mode`` the same tensor has others), dtype, device index (None on the CPU)
+    and ``requires_grad``; its static strides; and the ``mark_dynamic`` attributes it must
+    not carry.
+    """
+
+    source: Source
+    type_name: str
+    dispatch_keys: str
+    dtype: str
+    device: int | None = None
+    requires_grad: bool = False
+    #: The strides as checked: an int where static, None where dynamic.
+    strides: list[int | None] = field(default_factory=list)
+    #: ``_dynamo_dynamic_indices`` and the like: a ``hasattr(...) == False`` guard each.
+    absent_marks: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.source = Source(self.source)
+
+
+@dataclass(slots=True)
 class ShapeCheck:
     """An installed shape check as Dynamo runs it (Python code), with torch's note."""
 
@@ -299,6 +325,8 @@ class Compile:
     #: Checks on the call's other values, as Dynamo runs them: ``L['mask'] is None``,
     #: ``L['flag'] == True``, ``L['mode'] == 'a'`` (a string or float; ints are ``inputs``).
     value_checks: list[ShapeCheck] = field(default_factory=list)
+    #: Each tensor's type, dispatch keys, dtype, device and ``requires_grad`` as checked.
+    tensor_checks: list[TensorCheck] = field(default_factory=list)
     signature: Signature | None = None
     tensors: dict[str, TensorMeta] = field(default_factory=dict)
     global_state: dict[str, Any] = field(default_factory=dict)

@@ -6,7 +6,7 @@ import ast
 import dataclasses
 import linecache
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -45,6 +45,33 @@ def _add_tensor(
 
 #: Where a binding keeps the object a call passes at a source (``object:L['mask']``).
 OBJECT_PREFIX = "object:"
+#: A tensor's dispatch keys (thread modes applied) and torch's global settings: read only
+#: by a live session (:mod:`symdebug.live.program_state`), else taken as recorded.
+DISPATCH_PREFIX, GLOBAL_PREFIX = "dispatch:", "global:"
+#: The ``mark_dynamic`` attributes a tensor carries (``_dynamo_dynamic_indices``...).
+MARKS_PREFIX = "marks:"
+_MARKS = tuple(
+    f"_dynamo_{kind}_indices"
+    for kind in ("dynamic", "weak_dynamic", "unbacked", "strict_unbacked", "static")
+)
+
+
+def dynamo_marks(tensor: torch.Tensor) -> frozenset[str]:
+    """The ``mark_dynamic`` (and ``mark_static``, ``mark_unbacked``) attributes it carries."""
+    return frozenset(name for name in _MARKS if hasattr(tensor, name))
+
+
+#: What Dynamo's ``TENSOR_MATCH`` compares besides sizes, each under ``<prefix><source>``,
+#: as ``torch/_dynamo/guards.py`` (``get_tensor_guard_code_part``) prints it.
+TENSOR_FACTS: dict[str, Callable[[torch.Tensor], Any]] = {
+    "type:": lambda tensor: type(tensor).__qualname__,
+    "dtype:": lambda tensor: str(tensor.dtype),
+    "device:": lambda tensor: tensor.device.index,
+    "requires_grad:": lambda tensor: bool(tensor.requires_grad),
+    MARKS_PREFIX: dynamo_marks,
+}
+#: Every prefix a binding puts before a source: facts of the object there, not the source.
+FACT_PREFIXES = ("len:", "ndim:", OBJECT_PREFIX, DISPATCH_PREFIX, *TENSOR_FACTS)
 #: The compiled module, in the frame's locals: its state is the program's, not the call's.
 RECEIVER = "L['self']"
 
@@ -85,6 +112,8 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
         values[identity_key(base)] = value
         _add_tensor(values, base, value.shape, value.stride())
         values[f"{base}.storage_offset()"] = value.storage_offset()
+        for prefix, read in TENSOR_FACTS.items():
+            values[prefix + base] = read(value)
         return
     if is_shape(value):
         values[identity_key(base)] = GivenByShape(value)
@@ -200,13 +229,32 @@ def short_name(source: str) -> str:
 
 def source_base(source: str) -> str:
     """The object a source reads from: ``len:``, ``ndim:``, sizes and strides stripped."""
-    source = (
-        source.split(":", 1)[1] if source.startswith(("len:", "ndim:", OBJECT_PREFIX)) else source
-    )
+    source = source.split(":", 1)[1] if source.startswith(FACT_PREFIXES) else source
     for suffix in (".size()[", ".stride()[", ".storage_offset()"):
         if suffix in source:
             return source.rsplit(suffix, 1)[0]
     return source
+
+
+_LAST_ITEM = re.compile(r"^(?P<container>.+)\[(?P<key>-?\d+|'[^']*'|\"[^\"]*\")\]$")
+
+
+def missing_item(sources: Iterable[str], values: Mapping[str, Any]) -> str | None:
+    """An item a check reads from a container the call passes without it, or None.
+
+    ``L['kwargs']['attention_mask']`` when the call's ``**kwargs`` hold no such key: Dynamo's
+    guard reads the key and fails (``DictGetItemGuardAccessor``), so the entry misses.
+    """
+    for source in sources:
+        if "][" not in source:
+            continue  # a root (``L['x']``) and what is read of it: no item of a container
+        item = source_base(source)
+        while (found := _LAST_ITEM.match(item)) is not None:
+            container = found["container"]
+            if f"len:{container}" in values and identity_key(item) not in values:
+                return item
+            item = container
+    return None
 
 
 def source_for(name: str, known: Iterable[str], parameters: Sequence[str]) -> str:

@@ -8,14 +8,16 @@ module) by :mod:`symdebug.queries.predict`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from symdebug.model.own_code import library_of
 from symdebug.model.specializations_builder import is_module_state
 from symdebug.model.types import Guard, Specialization
 from symdebug.model.values import Source
 from symdebug.queries.arguments import OBJECT_PREFIX, RECEIVER, is_call_argument
-from symdebug.queries.check_eval import Evaluator
+from symdebug.queries.check_eval import Evaluator, Values
 
 
 @dataclass(slots=True)
@@ -38,6 +40,18 @@ class Check:
     #: Whether it reads the program's own objects through a path no call gives (a library's
     #: registry, a closure): taken as recorded, never evaluated.
     program: bool = False
+    #: A tensor's type, dtype or grad, or torch's global state: where the call does not tell
+    #: it (a tensor given by its shape, a session read from a log), like the recorded one.
+    like_recorded: bool = False
+    #: How an assumed check is listed, when checks of one object share one line.
+    assumption: str | None = None
+    #: What a failure shows of the values read (those that differ); None: every one.
+    shown: Callable[[Values], dict[str, Any]] | None = None
+
+    @property
+    def taken_as_recorded(self) -> bool:
+        """Whether, when what it reads is not given, the check is assumed to hold (listed)."""
+        return self.like_recorded or self.program_state
 
     @property
     def program_state(self) -> bool:

@@ -21,6 +21,7 @@ from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
 from symdebug.queries.check import Check
 from symdebug.queries.check_eval import Evaluator, compile_check, compile_scalar_check
+from symdebug.queries.tensor_checks import global_state_checks, tensor_checks
 from symdebug.queries.value_checks import identity_check, value_checks
 
 
@@ -192,6 +193,7 @@ def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
     model.checks = _rank_checks(compile_) + _static_checks(compile_, specs)
     model.checks += _shape_checks(compile_, guards, model.unparsed)
     model.checks += value_checks(compile_, model.unparsed)
+    model.checks += tensor_checks(compile_) + global_state_checks(compile_)
     defined_in = compile_.callee.filename if compile_.callee else None
     library = library_of(defined_in or compile_.filename) not in (None, "torch")
     for check in model.checks:

@@ -22,11 +22,14 @@ from symdebug.model.index import FactIndex
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import (
+    DISPATCH_PREFIX,
+    GLOBAL_PREFIX,
     OBJECT_PREFIX,
     RECEIVER,
     GivenByShape,
     bind,
     defaults_from_source,
+    missing_item,
     short_name,
     signature_from_source,
     source_base,
@@ -36,11 +39,13 @@ from symdebug.queries.check_eval import SOURCE_ROOTS
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
+from symdebug.queries.tensor_checks import ambient_assumption
 
 Outcome = Literal["served", "recompile", "eager"]
-#: Reads sources on the compiled module as it is now: ``{source: value}``, unreadable left
-#: out, and under :data:`READ_FROM` which module was read.
-ProgramReader = Callable[[Sequence[str]], dict[str, Any]]
+#: Reads, for a call (its bound values), the sources on the compiled module as it is now,
+#: torch's global state and the dispatch keys of the call's tensors: ``{source: value}``,
+#: unreadable left out, and under :data:`READ_FROM` which module was read.
+ProgramReader = Callable[[Sequence[str], Mapping[str, Any]], dict[str, Any]]
 #: The key of a call's values that names the module a live session read (no source).
 READ_FROM = "read from:"
 #: ``Predictor.answers``: no entry serves and torch compiles again, or runs the call eagerly.
@@ -218,7 +223,9 @@ class Predictor:
         self.defaults = {k: v for k, v in defaults.items() if f"L[{k!r}]" in checked}
         #: Reads the module's state now (a live session), for the sources checked on it.
         self.program = program
-        self.program_sources = [s for s in self.known if RECEIVER in s]
+        self.program_sources = [
+            s for s in self.known if RECEIVER in s or s.startswith((GLOBAL_PREFIX, DISPATCH_PREFIX))
+        ]
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """Sources of one call; keywords may also name module attributes (``"self.chunk"``)."""
@@ -231,7 +238,7 @@ class Predictor:
         bound = bind(self.signature, args, kwargs, self.known, self.defaults)
         if self.program is None or not self.program_sources:
             return bound
-        return {**self.program(self.program_sources), **bound}  # what the call says wins
+        return {**self.program(self.program_sources, bound), **bound}  # the call's own win
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
         """One call: the serving entry, recompile or eager run, and each failing check.
@@ -248,6 +255,9 @@ class Predictor:
         read_from = values.get(READ_FROM)
         if read_from is not None and prediction.entry is not None:
             prediction.assumed.append(f"the call passes {read_from}, as it is now")
+        ambient = ambient_assumption(values)
+        if ambient is not None and prediction.entry is not None:
+            prediction.assumed.append(ambient)
         return prediction
 
     def _walk(self, prediction: Prediction, values: Mapping[str, Any]) -> None:
@@ -352,8 +362,16 @@ def _usable(check: Check, values: Mapping[str, Any]) -> bool:
     return all(map(values.__contains__, check.sources))
 
 
-def _failure(model: EntryModel, check: Check, values: Mapping[str, Any]) -> Failure:
-    seen = {s: values[s] for s in check.sources}
+#: What a failure shows for an item the call's container does not hold.
+_ABSENT = "absent: the call does not pass it"
+
+
+def _seen(check: Check, values: Mapping[str, Any]) -> dict[str, Any]:
+    """What a failing check read (only what differs, where the check says so)."""
+    return check.shown(values) if check.shown else {s: values[s] for s in check.sources}
+
+
+def _failure(model: EntryModel, check: Check, seen: dict[str, Any]) -> Failure:
     return Failure(
         model.compile_id,
         check.kind,
@@ -380,11 +398,18 @@ def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
     for check in model.checks:
         usable = _usable(check, values)
         result = _evaluate(check, values, one=True) if usable else _NOT_GIVEN
-        if result is None or result is _NOT_GIVEN:
+        absent = missing_item(check.sources, values) if result is _NOT_GIVEN else None
+        if absent is not None:
+            return _Verdict(_failure(model, check, {absent: _ABSENT}))
+        if result is _NOT_GIVEN and check.taken_as_recorded:
+            text = check.assumption or check.text
+            if text not in verdict.assumed:
+                verdict.assumed.append(text)
+        elif result is None or result is _NOT_GIVEN:
             text = check.text if result is _NOT_GIVEN else f"{check.text} (cannot be evaluated)"
             (verdict.assumed if check.program_state else verdict.unknown).append(text)
         elif not (result is True or _holds(result)):
-            return _Verdict(_failure(model, check, values))
+            return _Verdict(_failure(model, check, _seen(check, values)))
     verdict.unknown += _unguarded_scalars(model, values)
     return verdict
 
@@ -397,15 +422,16 @@ _UNRECORDED_NOTE = "its guard is not recorded"
 
 
 def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
-    if not any(isinstance(value, _UNRECORDED) for value in values.values()):
+    live = READ_FROM in values
+    given = [
+        (source, value)
+        for source, value in values.items()
+        if isinstance(value, _UNRECORDED) and _given(source, live=live)
+    ]
+    if not given:
         return []  # sizes and ints only: every one of them is guarded where it is read
     read = {s.removeprefix(OBJECT_PREFIX) for check in model.checks for s in check.sources}
-    live = READ_FROM in values
-    return [
-        f"{source} == {value!r} ({_UNRECORDED_NOTE})"
-        for source, value in values.items()
-        if isinstance(value, _UNRECORDED) and source not in read and _given(source, live=live)
-    ]
+    return [f"{s} == {v!r} ({_UNRECORDED_NOTE})" for s, v in given if s not in read]
 
 
 def _given(source: str, *, live: bool) -> bool:
@@ -431,7 +457,9 @@ def _passes(
         result = _evaluate(check, _needed(check, view)) if _usable(check, view) else None
         if result is not None and result is not _NOT_GIVEN:
             left &= np.broadcast_to(np.asarray(result, dtype=bool), left.shape)
-        elif not check.program_state:
+        elif missing_item(check.sources, view) is not None:
+            left[:] = False
+        elif not check.taken_as_recorded:
             known = False
         if rows is None and count > _FEW and np.count_nonzero(left) * 2 < count:
             rows = np.flatnonzero(left)

@@ -16,6 +16,7 @@ from symdebug.queries.frame_state import DEFAULT_RECOMPILE_LIMIT
 from symdebug.queries.predict import EAGER, RECOMPILE, Prediction, Predictor
 
 SIGNATURE = Signature(names=["self", "x"], positional=2)
+UNRECORDED_TENSOR = "L['x']'s type, dtype, device and grad (not recorded)"
 LIMIT_REASON = (
     "Dynamo recompile limit exceeded\n  Explanation: Dynamo attempted to recompile the code "
     "object too many times, exceeding the recompile_limit cache size limit (currently set to 2)."
@@ -102,7 +103,8 @@ def test_program_state_is_assumed_not_uncertain() -> None:
     checks = ("L['self'].config is L['self']._modules['a'].config", "len(G['f'].__defaults__) == 2")
     prediction = predict(predictor(entry(0, *checks, chunk=None)), 4)
     assert prediction.certain and prediction.entry == "0/0"
-    assert prediction.assumed == list(checks)
+    # A compile without ``tensor_checks`` (as before v9): a shape stands for a tensor like it.
+    assert prediction.assumed == [*checks, UNRECORDED_TENSOR]
 
 
 def test_a_check_that_cannot_be_evaluated_is_uncertain() -> None:
@@ -264,7 +266,7 @@ def test_checks_on_the_program_through_a_parameter_are_not_the_calls() -> None:
     assert not training.program_state  # a module's flag the user's code may read: give it
     prediction = p.predict(p.values([(4,)], {}))
     assert prediction.unchecked == ["L['self'].training == True"]
-    assert prediction.assumed == [closure.text, other.text]
+    assert prediction.assumed == [closure.text, other.text, UNRECORDED_TENSOR]
     assert _served(p, **{"self.training": False}) is False
 
 

@@ -1,0 +1,123 @@
+"""What an entry checks of a tensor beyond its sizes, and of torch's global state.
+
+Hand-built facts, as a v9 document holds them: a call's tensor of another dtype, with grad,
+of another type, transposed or marked dynamic misses the entry; a tensor given by its shape
+is like the recorded one (listed as assumed); a ``**kwargs`` key the call does not pass
+fails the checks that read it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from symdebug.model.guard_tree import parse_guard_tree
+from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature, TensorCheck
+from symdebug.queries.predict import Predictor
+from symdebug.queries.predict_range import predict_range
+
+KEYS = "DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)"
+STATE = {"grad_mode": True, "default_dtype": 6}
+
+
+def _compile(**fields: object) -> Compile:
+    compile_ = Compile("0/0", 0, 0, name="f", signature=Signature(names=["x"], positional=1))
+    compile_.inputs = [
+        InputDim("L['x'].size()[0]", "s0", True),
+        InputDim("L['x'].size()[1]", 8, False),
+    ]
+    check = TensorCheck("L['x']", "Tensor", KEYS, "torch.float32", None, False, [None, 1])
+    compile_.tensor_checks = [check]
+    compile_.global_state = dict(STATE)
+    for name, value in fields.items():
+        setattr(compile_, name, value)
+    return compile_
+
+
+def _outcome(p: Predictor, *args: object, **extra: object) -> str:
+    prediction = p.predict({**p.values(args, {}), **extra})
+    assert prediction.certain, prediction
+    return prediction.entry or "recompile"
+
+
+def test_the_guard_tree_line_gives_every_property_torch_compares() -> None:
+    tree = parse_guard_tree(
+        f"| +- TENSOR_MATCH: check_tensor(L['x'], Parameter, {KEYS}, torch.float16, device=0, "
+        "requires_grad=True, size=[None, 8], stride=[8, 1])  # y = x + 1  # f.py:2 in f\n"
+        "| +- DIMENSION_DYNAMIC_MARKING_GUARD: hasattr(L['x'], '_dynamo_dynamic_indices') "
+        "== False  # y = x + 1  # f.py:2 in f\n"
+    )
+    (tensor,) = tree.tensors
+    assert tensor.sizes == [None, 8] and tensor.strides == [8, 1]
+    found = tensor.properties
+    assert found is not None
+    assert (found.type_name, found.dispatch_keys, found.dtype) == (
+        "Parameter",
+        KEYS,
+        "torch.float16",
+    )
+    assert (found.device, found.requires_grad) == (0, True)
+    assert tree.absent_marks == {"L['x']": ["_dynamo_dynamic_indices"]}
+
+
+def test_a_tensor_unlike_the_compiled_one_misses() -> None:
+    p = Predictor(Facts(compiles=[_compile()]), "f")
+    same = {"dispatch:L['x']": KEYS, **{f"global:{k}": v for k, v in STATE.items()}}
+    assert _outcome(p, torch.zeros(5, 8), **same) == "0/0"
+    assert _outcome(p, torch.zeros(5, 8, dtype=torch.float64), **same) == "recompile"
+    assert _outcome(p, torch.zeros(5, 8, requires_grad=True), **same) == "recompile"
+    assert _outcome(p, torch.nn.Parameter(torch.zeros(5, 8)), **same) == "recompile"
+    assert _outcome(p, torch.zeros(8, 5).t(), **same) == "recompile"  # stride()[1] is 5
+    marked = torch.zeros(5, 8)
+    torch._dynamo.mark_dynamic(marked, 0)
+    compile_ = _compile()
+    compile_.tensor_checks[0].absent_marks = ["_dynamo_dynamic_indices"]
+    p_marked = Predictor(Facts(compiles=[compile_]), "f")
+    assert _outcome(p_marked, torch.zeros(5, 8), **same) == "0/0"
+    assert _outcome(p_marked, marked, **same) == "recompile"
+    assert _outcome(p, torch.zeros(5, 8), **{**same, "dispatch:L['x']": "DispatchKeySet(CPU)"}) == (
+        "recompile"
+    )
+    assert _outcome(p, torch.zeros(5, 8), **{**same, "global:grad_mode": False}) == "recompile"
+
+
+def test_what_the_call_does_not_tell_is_like_the_recorded_and_listed() -> None:
+    p = Predictor(Facts(compiles=[_compile()]), "f")
+    prediction = p.predict(p.values([(5, 8)], {}))
+    assert prediction.certain and prediction.entry == "0/0"
+    assert prediction.assumed == [
+        "L['x'] is a torch.float32 Tensor, as recorded",
+        "torch's global state (grad mode, autocast, default dtype...) as recorded",
+    ]
+    ranged = predict_range(p, [(np.arange(1, 100), 8)], {})
+    assert ranged.counts() == {"0/0": 99} and ranged.certain.all()
+    ranged = predict_range(p, [(np.arange(1, 100), 4)], {})
+    assert ranged.counts() == {"recompile": 99}  # a contiguous (n, 4) has stride()[0] == 4
+
+
+def test_a_document_without_tensor_checks_is_unsure_of_a_tensor_it_is_given() -> None:
+    p = Predictor(Facts(compiles=[_compile(tensor_checks=[], global_state={})]), "f")
+    given = p.predict(p.values([torch.zeros(5, 8)], {}))
+    assert given.entry == "0/0" and not given.certain
+    assert given.unchecked == [
+        "L['x']'s type, dtype, device and grad (not recorded) (cannot be evaluated)"
+    ]
+    by_shape = p.predict(p.values([(5, 8)], {}))
+    assert by_shape.certain and by_shape.assumed == [
+        "L['x']'s type, dtype, device and grad (not recorded)"
+    ]
+
+
+def test_a_keyword_the_call_does_not_pass_fails_the_checks_that_read_it() -> None:
+    signature = Signature(names=["kwargs"], positional=0, varkw="kwargs")
+    compile_ = Compile("0/0", 0, 0, name="f", signature=signature)
+    compile_.shape_checks = [
+        ShapeCheck("len(L['kwargs']) == 2"),
+        ShapeCheck("L['kwargs']['mask'].size()[0] == L['kwargs']['ids'].size()[0]"),
+    ]
+    p = Predictor(Facts(compiles=[compile_]), "f")
+    with_mask = p.predict(p.values([], {"ids": (2, 5), "mask": (2, 5)}))
+    assert with_mask.certain and with_mask.entry == "0/0"
+    without = p.predict(p.values([], {"ids": (2, 5), "use_cache": False}))
+    assert without.certain and without.recompiles
+    assert "L['kwargs']['mask'] = absent: the call does not pass it" in str(without.failures[0])
