@@ -52,6 +52,15 @@ _VALUE = re.compile(
     r"\s*(?:#\s*(?P<note>.*))?$"
 )
 _VALUE_LITERALS = ("NONE_MATCH: ", "TRUE_MATCH: ", "FALSE_MATCH: ", "EQUALS_MATCH: ")
+# ``TYPE_MATCH: ___check_type_id(L['xs'], 1407...), type=<class 'list'>``: a call passing a
+# tuple where a list was compiled misses.  Kept for the call's own locals, not the module's
+# or globals' (the program's, as built), read as ``type(L['xs']) is list``.
+_TYPE_MATCH = re.compile(
+    r"TYPE_MATCH: ___check_type_id\((?P<source>L\[.+?), \d+\), type=<class '(?P<name>[^']+)'>"
+    r"\s*(?:#\s*(?P<note>.*))?$"
+)
+_TYPE_LITERAL = "TYPE_MATCH: ___check_type_id(L["
+_MODULE_TYPE = "TYPE_MATCH: ___check_type_id(L['self']"
 #: A lambda guard holding one of these is not a shape guard.
 _NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
 # The literal part each pattern needs: a line without it cannot match, so it is not searched.
@@ -178,6 +187,16 @@ def _value(match: re.Match[str]) -> LineFact | None:
     return ("value", (code, _note(match)))
 
 
+#: Inside a module a call passes (its submodules, parameters, ``__dict__``): the program's.
+_MODULE_PARTS = ("._modules", "._parameters", "._buffers", "__")
+
+
+def _type_line(match: re.Match[str]) -> LineFact | None:
+    if _MODULE_TYPE in match.group(0) or any(p in match["source"] for p in _MODULE_PARTS):
+        return None
+    return ("value", (f"type({match['source']}) is {match['name']}", _note(match)))
+
+
 def _value_line(line: str) -> LineFact | None:
     if not any(literal in line for literal in _VALUE_LITERALS):
         return None
@@ -194,6 +213,7 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", (f"len({m['source']}) == 0", _note(m)))),
     (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", (m["code"], _note(m)))),
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
+    (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
 )
 
@@ -239,7 +259,7 @@ def _add(tree: GuardTree, fact: LineFact) -> None:
 #: ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
-    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS"
+    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH"
     r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):[^\n]*"
 )
 

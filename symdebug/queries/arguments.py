@@ -70,8 +70,20 @@ TENSOR_FACTS: dict[str, Callable[[torch.Tensor], Any]] = {
     "requires_grad:": lambda tensor: bool(tensor.requires_grad),
     MARKS_PREFIX: dynamo_marks,
 }
+#: The class of an object a call passes (``TYPE_MATCH``): ``list``, ``collections.OrderedDict``.
+CLASS_PREFIX = "class:"
 #: Every prefix a binding puts before a source: facts of the object there, not the source.
-FACT_PREFIXES = ("len:", "ndim:", OBJECT_PREFIX, DISPATCH_PREFIX, *TENSOR_FACTS)
+FACT_PREFIXES = ("len:", "ndim:", OBJECT_PREFIX, DISPATCH_PREFIX, CLASS_PREFIX, *TENSOR_FACTS)
+
+
+def class_name(value: Any) -> str:
+    """As ``TYPE_MATCH`` prints a class: ``list``, ``collections.OrderedDict``."""
+    cls = type(value)
+    return (
+        cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    )
+
+
 #: The compiled module, in the frame's locals: its state is the program's, not the call's.
 RECEIVER = "L['self']"
 
@@ -83,7 +95,7 @@ def identity_key(source: str) -> str:
 
 def is_call_argument(source: str) -> bool:
     """Whether a source (or its ``object:`` key) is something a call passes, not the module."""
-    source = source.removeprefix(OBJECT_PREFIX)
+    source = source.split(":", 1)[1] if source.startswith(FACT_PREFIXES) else source
     return source.startswith("L[") and not source.startswith(RECEIVER)
 
 
@@ -114,6 +126,7 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
         values[f"{base}.storage_offset()"] = value.storage_offset()
         for prefix, read in TENSOR_FACTS.items():
             values[prefix + base] = read(value)
+        values[CLASS_PREFIX + base] = class_name(value)  # a container's item is TYPE_MATCHed
         return
     if is_shape(value):
         values[identity_key(base)] = GivenByShape(value)
@@ -121,6 +134,7 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
         return
     values[identity_key(base)] = value
     values[f"ndim:{base}"] = None
+    values[CLASS_PREFIX + base] = class_name(value)
     if isinstance(value, bool | float | str) or value is None or isinstance(value, int):
         values[base] = value
     elif isinstance(value, Mapping):

@@ -18,7 +18,7 @@ import numpy as np
 
 from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Compile
-from symdebug.queries.arguments import GivenByShape, identity_key
+from symdebug.queries.arguments import CLASS_PREFIX, GivenByShape, identity_key
 from symdebug.queries.check import PROGRAM_PARTS, Check
 from symdebug.queries.check_eval import Evaluator, Values
 
@@ -91,6 +91,29 @@ def contains_check(code: str, note: str = "") -> Check | None:
     return Check("value", code, [f"len:{container}"], evaluate, read_in=read_in)
 
 
+_CLASS = re.compile(r"^type\((?P<source>L\[.+?)\) is (?P<name>[\w.<>]+)$")
+
+
+def class_check(code: str, note: str = "") -> Check | None:
+    """``type(L['xs']) is list``: the class of an object the call passes, as ``TYPE_MATCH``."""
+    found = _CLASS.match(code)
+    if found is None:
+        return None
+    key, name = CLASS_PREFIX + found["source"], found["name"]
+    read_in = parse_reason(f"{code}  # {note}").user_file
+    # A tensor given by its shape tells no class: like the recorded one, listed as assumed.
+    return Check(
+        "value",
+        code,
+        [key],
+        _equals_column(key, name),
+        evaluate_one=lambda values: values[key] == name,
+        read_in=read_in,
+        like_recorded=True,
+        assumption=f"{found['source']} is a {name}, as recorded",
+    )
+
+
 def value_check(code: str, note: str = "") -> Check | None:
     """A check on a value a call passes, as Dynamo's ``NONE_MATCH`` and ``TRUE_MATCH`` run it.
 
@@ -139,6 +162,10 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
     """
     checks = []
     for item in compile_.value_checks:
+        typed = class_check(item.code, item.note)
+        if typed is not None and not _of_another_frame(item.code, compile_):
+            checks.append(typed)
+            continue
         program = _reaches(item.code) or _of_another_frame(item.code, compile_)
         check = None if program else _parsed_value_check(item.code, item.note)
         if check is not None:

@@ -78,7 +78,9 @@ def test_tensor_properties_and_global_state_are_checked_as_torch_does(tally: Tal
         net.lin.weight.requires_grad_(False)  # a frozen weight: read from the live module
         prediction, truth = tally.probe(s, compiled, (torch.randn(4, 8),), (4, 8), **ROOMY)
         assert prediction.certain and prediction.recompiles, prediction
-        assert "requires_grad" in prediction.failures[-1].check
+        assert list(prediction.failures[-1].values) == [
+            "requires_grad:L['self']._modules['lin']._parameters['weight']"
+        ]
     assert [outcomes[label] for label, _, _ in PROBES] == ["served", *["recompile"] * 7, "served"]
 
 
@@ -93,7 +95,7 @@ def test_a_log_takes_the_call_like_the_recorded_one_and_says_so() -> None:
     assert any(text.startswith("torch's global state") for text in by_shape.assumed)
     other = recorded.predict(torch.randn(4, 8, dtype=torch.float64), frame="forward")
     assert other.certain and other.recompiles
-    assert other.failures[0].check == "L['x'].dtype == torch.float32"
+    assert other.failures[0].values == {"dtype:L['x']": "torch.float64"}  # only what differs
     live = s.predict((4, 8), frame="forward")
     assert "the call runs in torch's state at this prediction (grad mode on)" in live.assumed
 
@@ -120,3 +122,18 @@ def _called(s: symdebug.LiveSession, compiled: Any, frame: str, kwargs: dict[str
     seen = len([c for c in s.compiles if c.name == frame])
     compiled(**kwargs)
     return "recompile" if len([c for c in s.compiles if c.name == frame]) > seen else "served"
+
+
+def _total(xs: list[torch.Tensor]) -> torch.Tensor:
+    return sum(x.sum() for x in xs)  # type: ignore[return-value]
+
+
+def test_a_tuple_where_a_list_was_compiled_misses(tally: Tally) -> None:
+    a, b = torch.randn(3), torch.randn(4)
+    with symdebug.capture() as s:
+        compiled = torch.compile(_total, backend="eager")
+        compiled([a, b])
+        listed, truth = tally.probe(s, compiled, ([a, b],), [a, b], frame="_total")
+        assert listed.entry == "0/0" and truth == ("served", "0/0")
+        tupled, truth = tally.probe(s, compiled, ((a, b),), (a, b), frame="_total")
+        assert tupled.certain and tupled.recompiles and truth[0] == "recompile"

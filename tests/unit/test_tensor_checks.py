@@ -121,3 +121,20 @@ def test_a_keyword_the_call_does_not_pass_fails_the_checks_that_read_it() -> Non
     without = p.predict(p.values([], {"ids": (2, 5), "use_cache": False}))
     assert without.certain and without.recompiles
     assert "L['kwargs']['mask'] = absent: the call does not pass it" in str(without.failures[0])
+
+
+def test_the_class_of_an_object_the_call_passes_is_checked() -> None:
+    tree = parse_guard_tree(
+        "| +- TYPE_MATCH: ___check_type_id(L['xs'], 1407), type=<class 'list'>  # sum(xs)\n"
+        "| +- TYPE_MATCH: ___check_type_id(L['self'], 9482), type=<class '__main__.Net'>  #\n"
+        "| +- TYPE_MATCH: ___check_type_id(G['torch'], 1398), type=<class 'module'>  #\n"
+    )
+    assert [line.code for line in tree.value_lines] == ["type(L['xs']) is list"]
+    compile_ = Compile("0/0", 0, 0, name="f", signature=Signature(names=["xs"], positional=1))
+    compile_.shape_checks = [ShapeCheck("len(L['xs']) == 2")]
+    compile_.value_checks = [ShapeCheck("type(L['xs']) is list")]
+    p = Predictor(Facts(compiles=[compile_]), "f")
+    assert p.predict(p.values([[1.0, 2.0]], {})).entry == "0/0"
+    as_tuple = p.predict(p.values([(1.0, 2.0)], {}))
+    assert as_tuple.certain and as_tuple.recompiles
+    assert as_tuple.failures[0].values == {"class:L['xs']": "tuple"}
