@@ -27,7 +27,7 @@ from symdebug.queries.arguments import (
     RECEIVER,
     TENSOR_FACTS,
 )
-from symdebug.queries.predict import READ_FROM
+from symdebug.queries.predict import READ_FROM, ProgramReader
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -61,6 +61,19 @@ def _of(live: LiveCapture, compile_: Any) -> Any:
     refs = [ref for torch_id, ref in live.handler.receivers if torch_id == compile_.torch_id]
     ref = refs[compile_.generation] if compile_.generation < len(refs) else None
     return ref() if ref is not None else None
+
+
+def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
+    """Reads, at each prediction, the module the frame was compiled for and torch's state."""
+
+    def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
+        values = read_ambient(sources, call)
+        receiver = receiver_of_frame(live, frame)
+        if receiver is not None:
+            values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
+        return values
+
+    return read
 
 
 def read_ambient(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:

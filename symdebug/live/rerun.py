@@ -19,6 +19,7 @@ import torch
 from symdebug._torch.compiled import original_callable
 from symdebug._torch.dynamo_cache import cache_lookups, miss_settings
 from symdebug.live.inputs import build_call
+from symdebug.live.program_state import program_reader
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.queries.arguments import is_named_source
@@ -175,14 +176,16 @@ def rerun(
     frame: str | int | None = None,
 ) -> RerunResult:
     """Call ``compiled`` at the given sizes; compare with the prediction and with eager."""
-    predictor = Predictor(live.facts(), frame, live.lookup_order(frame), miss_settings())
+    order, reader = live.lookup_order(frame), program_reader(live, frame)
+    predictor = Predictor(live.facts(), frame, order, miss_settings(), reader)
     parameters = predictor.signature.names if predictor.signature else []
     named = [k for k in kwargs if is_named_source(k) and k not in parameters]
     if named:  # the call would read the module's own attributes, not the values given
         raise ValueError(f"rerun calls the real module: set {named} on it, then rerun without them")
-    prediction = predictor.predict(predictor.values(args, kwargs))
     latest = predictor.compiles[-1]
     real_args, real_kwargs = build_call(predictor.signature, args, kwargs, latest.tensors)
+    with recorded_global_state(latest):  # the prediction is for the very call made below
+        prediction = predictor.predict(predictor.values(real_args, real_kwargs))
     before = live.lookup_order(frame) or []
     with recorded_global_state(latest), live.recording(), cache_lookups() as lookups:
         output = compiled(*real_args, **real_kwargs)

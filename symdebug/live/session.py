@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from symdebug.api import Session
 from symdebug.model.types import Facts
-from symdebug.queries.arguments import RECEIVER
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -56,17 +55,10 @@ class LiveSession(Session):
             yield
 
     def _program_reader(self, frame: str | int | None) -> ProgramReader | None:
-        """Reads the module the frame was compiled for, as it is at each prediction."""
-        from symdebug.live.program_state import read_ambient, read_program, receiver_of_frame
+        """Reads the module the frame was compiled for, and torch's state, at each prediction."""
+        from symdebug.live.program_state import program_reader
 
-        def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
-            values = read_ambient(sources, call)
-            receiver = receiver_of_frame(self.live, frame)
-            if receiver is not None:
-                values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
-            return values
-
-        return read
+        return program_reader(self.live, frame)
 
     def predict(
         self,

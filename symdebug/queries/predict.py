@@ -204,6 +204,10 @@ class Predictor:
         ]
         by_id: dict[str, Compile] = {c.compile_id: c for c in entries}
         ids = list(reversed(by_id)) if order is None else [c for c in order if c in by_id]
+        #: Torch's cache holds these entries, compiled before this capture began: their
+        #: checks are not known, so an answer they might change is unsure.
+        self.foreign = [c for c in order or () if c not in by_id]
+        self.lookup = list(order or ids)
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
@@ -276,6 +280,7 @@ class Predictor:
         state = self.state
         prediction.conditions = [_negated(text) for text in prediction.unchecked]
         prediction.conditions += state.conditions
+        prediction.conditions += self._foreign_conditions(prediction)
         if prediction.outcome == "recompile":
             prediction.conditions += state.miss_conditions
             prediction.assumed += state.miss_assumed
@@ -283,6 +288,14 @@ class Predictor:
         prediction.notes += _naming_hints(prediction.unchecked)
         if any(_ALIASING.match(text) for text in prediction.unchecked):
             prediction.notes.append(_ALIASING_HINT)
+
+    def _foreign_conditions(self, prediction: Prediction) -> list[str]:
+        """Entries torch looks up before the answer's, compiled outside this capture."""
+        stop = self.lookup.index(prediction.entry) if prediction.entry in self.lookup else None
+        before = [c for c in self.lookup[:stop] if c in self.foreign]
+        if not before:
+            return []
+        return [f"an entry compiled before this capture ({', '.join(before)}) serves the call"]
 
     def answers(self, columns: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Many calls at once: the serving entry's index, and whether the answer is certain.
@@ -298,7 +311,7 @@ class Predictor:
             for index in reversed(range(len(self.models))):
                 passes, known = _passes(self.models[index], columns, count)
                 result[passes], certain[passes] = index, known
-        return result, certain & (not self.state.conditions)
+        return result, certain & (not self.state.conditions) & (not self.foreign)
 
     def serving(self, columns: Mapping[str, np.ndarray]) -> np.ndarray:
         """Many calls at once: index into ``self.models`` of the serving entry, or -1."""

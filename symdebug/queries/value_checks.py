@@ -88,7 +88,15 @@ def contains_check(code: str, note: str = "") -> Check | None:
         return (item in values) != negated
 
     read_in = parse_reason(f"{code}  # {note}").user_file
-    return Check("value", code, [f"len:{container}"], evaluate, read_in=read_in)
+    return Check("value", readable(code), [f"len:{container}"], evaluate, read_in=read_in)
+
+
+def readable(code: str) -> str:
+    """Dynamo's ``not ___dict_contains('k', d)`` as Python: ``'k' not in d``."""
+    found = _CONTAINS.match(code)
+    if found is None:
+        return code
+    return f"{found['key']} {'not in' if found['negated'] else 'in'} {found['source']}"
 
 
 _CLASS = re.compile(r"^type\((?P<source>L\[.+?)\) is (?P<name>[\w.<>]+)$")
@@ -191,7 +199,7 @@ def _reaches(code: str) -> bool:
 
 def _as_recorded(code: str) -> Check:
     """A check on the program that no call gives: listed with what is taken as recorded."""
-    return Check("value", code, [f"program:{code}"], _never, program=True)
+    return Check("value", readable(code), [f"program:{code}"], _never, program=True)
 
 
 def _never(values: Values) -> Any:  # noqa: ARG001 - an evaluator's signature

@@ -261,12 +261,20 @@ def test_rerun_reads_eager_runs_and_judges_uncertain_predictions_honestly() -> N
         compiled = torch.compile(model, backend="eager", dynamic=True)
         compiled(torch.randn(4, 16))
         model.chunk = 1
-        result = s.rerun(compiled, (6, 16))
-    assert result.recompiled and not result.prediction.certain
-    assert not result.prediction_held and not result.confidently_wrong
-    assert "uncertain" in str(result)
+        result = s.rerun(compiled, (6, 16))  # the module is read as it is: chunk 1 misses
+    assert result.recompiled and result.prediction.certain and result.prediction_held
     with pytest.raises(ValueError, match=r"self\.chunk"):
         s.rerun(compiled, (6, 16), **{"self.chunk": 1})
+    first, second = Chunked(), Chunked()
+    with symdebug.capture() as s:
+        one, two = (torch.compile(m, backend="eager", dynamic=True) for m in (first, second))
+        one(torch.randn(4, 16))
+        second.chunk = 4
+        two(torch.randn(4, 16))
+        second.chunk = 1  # two modules share the entries: which one a call passes is unknown
+        result = s.rerun(two, (6, 16))
+    assert not result.prediction.certain and not result.confidently_wrong
+    assert "uncertain" in str(result)
 
 
 @pytest.mark.parametrize("options", [{"backend": "aot_eager", "dynamic": True}])
@@ -442,3 +450,17 @@ def test_a_namedtuple_and_a_dataclass_are_read_by_their_fields(tally: Tally) -> 
                 s, scaled, (torch.randn(3), given), (3,), _Options(scale, mask), frame="_scaled"
             )
             assert prediction.certain and prediction.outcome == truth[0]
+
+
+def test_entries_compiled_before_the_capture_make_an_answer_they_precede_unsure() -> None:
+    """Torch's cache may hold entries this capture never saw: their checks are not known."""
+    compiled = torch.compile(double, backend="eager", dynamic=False)
+    compiled(torch.randn(2))  # before the capture: an entry symdebug knows nothing of
+    with symdebug.capture() as s:
+        compiled(torch.randn(3))
+        newest = s.predict((3,), frame="double")  # looked up first: the unknown entry is after
+        assert newest.certain and newest.entry == s.compiles[0].compile_id
+        older = s.predict((2,), frame="double")
+        assert not older.certain and older.recompiles
+        assert "compiled before this capture" in older.conditions[-1]
+        assert actual(s, compiled, "double", torch.randn(2))[0] == "served"

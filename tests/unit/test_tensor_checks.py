@@ -138,3 +138,12 @@ def test_the_class_of_an_object_the_call_passes_is_checked() -> None:
     as_tuple = p.predict(p.values([(1.0, 2.0)], {}))
     assert as_tuple.certain and as_tuple.recompiles
     assert as_tuple.failures[0].values == {"class:L['xs']": "tuple"}
+
+
+def test_a_key_check_reads_as_python_without_dynamo_names() -> None:
+    from symdebug.queries.value_checks import readable
+
+    assert readable("not ___dict_contains('forward', L['self'].__dict__)") == (
+        "'forward' not in L['self'].__dict__"
+    )
+    assert readable("___dict_contains('mask', L['kwargs'])") == "'mask' in L['kwargs']"
