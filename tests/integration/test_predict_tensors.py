@@ -10,22 +10,14 @@ read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-import pytest
 import torch
 from truth import Tally
 
 import symdebug
-
-
-@pytest.fixture
-def tally() -> Iterator[Tally]:
-    result = Tally()
-    yield result
-    assert not result.confident_wrong(), "\n".join(result.confident_wrong())
 
 
 class _Net(torch.nn.Module):

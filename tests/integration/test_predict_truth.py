@@ -12,7 +12,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,13 +21,6 @@ from truth import Tally, Truth, actual, held
 import symdebug
 from symdebug._torch.dynamo_cache import miss_settings
 from symdebug.queries.predict import Prediction
-
-
-@pytest.fixture
-def tally() -> Iterator[Tally]:
-    result = Tally()
-    yield result
-    assert not result.confident_wrong(), "\n".join(result.confident_wrong())
 
 
 class Chunked(torch.nn.Module):
