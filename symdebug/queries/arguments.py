@@ -198,8 +198,10 @@ def bind(
     # wrapper compiled for f(x) checks len(args) == 1, which f(x=...) fails.
     if signature.varargs is not None:
         values[f"len:L[{signature.varargs!r}]"] = max(0, len(args) - len(positional))
+        values[f"{CLASS_PREFIX}L[{signature.varargs!r}]"] = "tuple"
     if signature.varkw is not None:
         values[f"len:L[{signature.varkw!r}]"] = extra
+        values[f"{CLASS_PREFIX}L[{signature.varkw!r}]"] = "dict"
     return values
 
 

@@ -285,7 +285,8 @@ class Predictor:
             prediction.conditions += state.miss_conditions
             prediction.assumed += state.miss_assumed
         prediction.certain = not prediction.conditions
-        prediction.notes += _naming_hints(prediction.unchecked)
+        keywords = self.signature is not None and self.signature.varkw is not None
+        prediction.notes += _naming_hints(prediction.unchecked, keywords=keywords)
         if any(_ALIASING.match(text) for text in prediction.unchecked):
             prediction.notes.append(_ALIASING_HINT)
 
@@ -344,13 +345,19 @@ _ALIASING_HINT = (
 _ITEMS = re.compile(r"(?<=\])(\[[^\]]*\])+$")  # L['xs'][0][1] -> L['xs']: give the container
 
 
-def _naming_hints(unchecked: list[str]) -> list[str]:
-    """How to give a value the call does not pass (a module attribute, a global)."""
+def _naming_hints(unchecked: list[str], *, keywords: bool = False) -> list[str]:
+    """How to give a value the call does not pass (a module attribute, a global).
+
+    ``keywords``: the frame takes ``**kwargs``, where a bare name is a keyword of the call, so a
+    global is named as torch spells it (``G['SCALE']``).
+    """
     bases = [_ITEMS.sub("", source_base(text.split(" ", 1)[0])) for text in unchecked]
     named = [b for b in bases if b.startswith(("L[", "G[")) and ("." in b or b.startswith("G["))]
     if not named:
         return []
-    return [f"give it by name to check it: predict(..., **{{{short_name(named[0])!r}: value}})"]
+    short = short_name(named[0])
+    name = named[0] if keywords and "." not in short else short
+    return [f"give it by name to check it: predict(..., **{{{name!r}: value}})"]
 
 
 def _evaluate(check: Check, values: Mapping[str, Any], *, one: bool = False) -> Any:

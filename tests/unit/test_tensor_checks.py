@@ -147,3 +147,20 @@ def test_a_key_check_reads_as_python_without_dynamo_names() -> None:
         "'forward' not in L['self'].__dict__"
     )
     assert readable("___dict_contains('mask', L['kwargs'])") == "'mask' in L['kwargs']"
+
+
+def test_star_args_and_kwargs_are_a_tuple_and_a_dict_and_a_global_is_named_as_torch_does() -> None:
+    signature = Signature(names=["x"], positional=1, varargs="rest", varkw="opts")
+    compile_ = Compile("0/0", 0, 0, name="g", signature=signature)
+    compile_.value_checks = [
+        ShapeCheck("type(L['rest']) is tuple"),
+        ShapeCheck("type(L['opts']) is dict"),
+        ShapeCheck("G['SCALE'] == 2"),
+    ]
+    p = Predictor(Facts(compiles=[compile_]), "g")
+    prediction = p.predict(p.values([(4,)], {}))
+    assert prediction.assumed == [] and prediction.unchecked == ["G['SCALE'] == 2"]
+    # ``**{"SCALE": 2}`` would be a keyword of the call: the hint spells the global as torch.
+    assert prediction.notes[-1].endswith("""predict(..., **{"G['SCALE']": value})""")
+    given = p.predict(p.values([(4,)], {"G['SCALE']": 2}))
+    assert given.certain and given.entry == "0/0"
