@@ -39,7 +39,7 @@ from symdebug.queries.check_eval import SOURCE_ROOTS
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
-from symdebug.queries.tensor_checks import ambient_assumption
+from symdebug.queries.tensor_checks import GLOBAL_CHECK, ambient_assumption
 
 Outcome = Literal["served", "recompile", "eager"]
 #: Reads, for a call (its bound values), the sources on the compiled module as it is now,
@@ -210,6 +210,7 @@ class Predictor:
         self.lookup = list(order or ids)
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
+        _unknown_if_states_differ(self.models, [by_id[cid] for cid in ids])
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
         if isinstance(frame, str):
             named = [c for c in facts.compiles if c.name == frame]
@@ -289,6 +290,8 @@ class Predictor:
         prediction.notes += _naming_hints(prediction.unchecked, keywords=keywords)
         if any(_ALIASING.match(text) for text in prediction.unchecked):
             prediction.notes.append(_ALIASING_HINT)
+        if any(text.startswith(GLOBAL_CHECK) for text in prediction.unchecked):
+            prediction.notes.append(_GLOBAL_HINT)
 
     def _foreign_conditions(self, prediction: Prediction) -> list[str]:
         """Entries torch looks up before the answer's, compiled outside this capture."""
@@ -323,6 +326,20 @@ class Predictor:
 _INVERSE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<", "is": "is not"}
 
 
+def _unknown_if_states_differ(models: list[EntryModel], compiles: list[Compile]) -> None:
+    """Entries compiled under different global states (training, then ``no_grad``).
+
+    Taking each entry's own state as the call's would let the first one serve: where nothing
+    reads the state now (a session from a log), which entry serves is not known.
+    """
+    if len({repr(sorted(c.global_state.items())) for c in compiles}) < 2:
+        return
+    for model in models:
+        for check in model.checks:
+            if check.kind == "global_state":
+                check.like_recorded = False
+
+
 def _negated(text: str) -> str:
     """What makes a check fail, in words: ``a == 2`` -> ``a != 2``."""
     check, _, why = text.partition(" (")
@@ -337,6 +354,10 @@ def _negated(text: str) -> str:
     return f"not ({check})" + (f" ({why}" if why else "")
 
 
+_GLOBAL_HINT = (
+    "the entries were compiled under different global states (grad mode, autocast): a live"
+    " session reads the state at the prediction, a log cannot tell the call's"
+)
 _ALIASING = re.compile(r"^L\[.+? is (?:not )?L\[")
 _ALIASING_HINT = (
     "which objects the call passes decides an `a is b` check: give the tensors themselves,"

@@ -89,6 +89,8 @@ def _like(found: TensorCheck) -> str:
     return f"{found.source} is a {found.dtype} {found.type_name}{grad}, as recorded"
 
 
+#: How a global state check begins: ``the call runs with grad mode off (...)``.
+GLOBAL_CHECK = "the call runs with"
 #: How the global state is listed where it is taken as recorded (a session from a log).
 GLOBAL_ASSUMED = "torch's global state (grad mode, autocast, default dtype...) as recorded"
 
@@ -192,7 +194,7 @@ def global_state_checks(compile_: Compile) -> list[Check]:
         return []
     wanted = {f"{GLOBAL_PREFIX}{name}": state[name] for name in sorted(state)}
     grad = "on" if state.get("grad_mode") else "off"
-    text = f"torch's global state as recorded (grad mode {grad}, autocast, default dtype...)"
+    text = f"{GLOBAL_CHECK} grad mode {grad} (autocast, default dtype... as recorded)"
     return [_all_equal("global_state", text, wanted, GLOBAL_ASSUMED, GLOBAL_CAUSE)]
 
 

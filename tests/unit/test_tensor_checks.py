@@ -164,3 +164,17 @@ def test_star_args_and_kwargs_are_a_tuple_and_a_dict_and_a_global_is_named_as_to
     assert prediction.notes[-1].endswith("""predict(..., **{"G['SCALE']": value})""")
     given = p.predict(p.values([(4,)], {"G['SCALE']": 2}))
     assert given.certain and given.entry == "0/0"
+
+
+def test_entries_of_different_global_states_leave_a_log_prediction_unsure() -> None:
+    trained = _compile()
+    frozen = _compile(global_state={**STATE, "grad_mode": False})
+    frozen.compile_id = frozen.compile_id.__class__("0/1")
+    frozen.frame_compile_id = 1
+    p = Predictor(Facts(compiles=[trained, frozen]), "f")
+    from_log = p.predict(p.values([(5, 8)], {}))  # which grad mode the call runs in: unknown
+    assert not from_log.certain and from_log.entry == "0/1"
+    assert from_log.unchecked[0].startswith("the call runs with grad mode off")
+    assert "different global states" in from_log.notes[-1]
+    now = {"dispatch:L['x']": KEYS, **{f"global:{k}": v for k, v in STATE.items()}}
+    assert _outcome(p, torch.zeros(5, 8), **now) == "0/0"  # read live: grad mode on
