@@ -325,7 +325,8 @@ class Compile:
     #: Checks on the call's other values, as Dynamo runs them: ``L['mask'] is None``,
     #: ``L['flag'] == True``, ``L['mode'] == 'a'`` (a string or float; ints are ``inputs``).
     value_checks: list[ShapeCheck] = field(default_factory=list)
-    #: Each tensor's type, dispatch keys, dtype, device and ``requires_grad`` as checked.
+    #: What each tensor is checked for beyond sizes: type, dispatch keys, dtype, device,
+    #: ``requires_grad``, static strides, marks.
     tensor_checks: list[TensorCheck] = field(default_factory=list)
     signature: Signature | None = None
     tensors: dict[str, TensorMeta] = field(default_factory=dict)

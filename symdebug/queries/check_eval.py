@@ -185,3 +185,13 @@ def compile_scalar_check(code: str) -> Evaluator:
         return eval(compiled, SCALAR_GLOBALS, {"V": values})  # noqa: S307 - our own compiled AST
 
     return evaluate
+
+
+def equals_column(source: str, wanted: object) -> Evaluator:
+    """``source == wanted`` over many calls' column (or one call's value, as a 0-d array)."""
+    return lambda values: np.asarray(values[source]) == wanted
+
+
+def equals_one(source: str, wanted: object) -> Evaluator:
+    """``source == wanted`` for one call's value."""
+    return lambda values: values[source] == wanted

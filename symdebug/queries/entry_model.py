@@ -20,7 +20,13 @@ from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
 from symdebug.queries.check import Check
-from symdebug.queries.check_eval import Evaluator, compile_check, compile_scalar_check
+from symdebug.queries.check_eval import (
+    Evaluator,
+    compile_check,
+    compile_scalar_check,
+    equals_column,
+    equals_one,
+)
 from symdebug.queries.tensor_checks import global_state_checks, tensor_checks
 from symdebug.queries.value_checks import identity_check, value_checks
 
@@ -34,14 +40,6 @@ class EntryModel:
     unparsed: list[str] = field(default_factory=list)
 
 
-def _equals(source: str, value: int | str) -> Evaluator:
-    return lambda values: np.asarray(values[source]) == value
-
-
-def _equals_one(source: str, value: int | str) -> Evaluator:
-    return lambda values: values[source] == value
-
-
 def _rank_checks(compile_: Compile) -> list[Check]:
     ranks: dict[str, int] = {}
     for dim in compile_.inputs:
@@ -53,8 +51,8 @@ def _rank_checks(compile_: Compile) -> list[Check]:
             "ndim",
             f"{base}.dim() == {rank}",
             [f"ndim:{base}"],
-            _equals(f"ndim:{base}", rank),
-            evaluate_one=_equals_one(f"ndim:{base}", rank),
+            equals_column(f"ndim:{base}", rank),
+            evaluate_one=equals_one(f"ndim:{base}", rank),
         )
         for base, rank in ranks.items()
     ]
@@ -71,8 +69,8 @@ def _static_checks(compile_: Compile, specs: dict[str, Specialization]) -> list[
             kind,
             f"{dim.source} == {dim.value}",
             [dim.source],
-            _equals(dim.source, dim.value),
-            evaluate_one=_equals_one(dim.source, dim.value),
+            equals_column(dim.source, dim.value),
+            evaluate_one=equals_one(dim.source, dim.value),
         )
         check.specialization, check.cause = spec, spec.cause if spec else "unknown"
         checks.append(check)

@@ -27,7 +27,7 @@ from symdebug.queries.arguments import (
     GivenByShape,
 )
 from symdebug.queries.check import Check
-from symdebug.queries.check_eval import Evaluator, Values
+from symdebug.queries.check_eval import Evaluator, Values, equals_column, equals_one
 
 #: The cause a failing check of this module names.
 TENSOR_CAUSE = "tensor_properties"
@@ -64,20 +64,13 @@ def _all_equal(
 
 def _stride_check(key: str, stride: int, like: str) -> Check:
     """A static stride: a tensor given by its shape is contiguous."""
-
-    def one(values: Values) -> bool:
-        return bool(values[key] == stride)
-
-    def many(values: Values) -> Any:
-        return np.asarray(values[key]) == stride
-
     return Check(
         "static_stride",
         f"{key} == {stride}",
         [key],
-        many,
+        equals_column(key, stride),
         cause=TENSOR_CAUSE,
-        evaluate_one=one,
+        evaluate_one=equals_one(key, stride),
         like_recorded=True,
         assumption=like,
     )

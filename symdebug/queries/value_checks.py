@@ -20,7 +20,7 @@ from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Compile
 from symdebug.queries.arguments import CLASS_PREFIX, GivenByShape, identity_key
 from symdebug.queries.check import PROGRAM_PARTS, Check
-from symdebug.queries.check_eval import Evaluator, Values
+from symdebug.queries.check_eval import Evaluator, Values, equals_column, equals_one
 
 _IDENTITY = re.compile(r"^(?P<left>[LG]\[.+?) is (?P<negated>not )?(?P<right>[LG]\[.+)$")
 
@@ -114,8 +114,8 @@ def class_check(code: str, note: str = "") -> Check | None:
         "value",
         code,
         [key],
-        _equals_column(key, name),
-        evaluate_one=lambda values: values[key] == name,
+        equals_column(key, name),
+        evaluate_one=equals_one(key, name),
         read_in=read_in,
         like_recorded=True,
         assumption=f"{found['source']} is a {name}, as recorded",
@@ -139,7 +139,7 @@ def value_check(code: str, note: str = "") -> Check | None:
         one, many = _is_object(key, literal), _is_object_column(key, literal)
     else:
         key = source
-        one, many = _equals_typed(key, literal), _equals_column(key, literal)
+        one, many = _equals_typed(key, literal), equals_column(key, literal)
     return Check("value", code, [key], many, evaluate_one=one, read_in=read_in)
 
 
@@ -231,7 +231,3 @@ def _of_the_call(code: str, compile_: Compile) -> bool:
     if signature is None:
         return True
     return root["name"] in (*signature.names, signature.varargs, signature.varkw)
-
-
-def _equals_column(key: str, wanted: object) -> Evaluator:
-    return lambda values: np.asarray(values[key]) == wanted
