@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from symdebug.model.values import Source
@@ -97,9 +96,12 @@ class TensorMatch:
     properties: TensorProperties | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ShapeLine:
-    """An installed ShapeEnv guard in source form, with torch's note (user line, why)."""
+    """An installed ShapeEnv guard in source form, with torch's note (user line, why).
+
+    Immutable: one is made per distinct line and shared by the trees that hold the line.
+    """
 
     code: str
     note: str
@@ -169,7 +171,7 @@ def _lambda(match: re.Match[str]) -> LineFact | None:
     code = match["code"].strip()
     if any(part in code for part in _NOT_SHAPE):
         return None
-    return ("shape", (code, (match["note"] or "").strip()))
+    return ("shape", ShapeLine(code, (match["note"] or "").strip()))
 
 
 def _note(match: re.Match[str]) -> str:
@@ -184,7 +186,7 @@ def _value(match: re.Match[str]) -> LineFact | None:
         ast.literal_eval(literal)
     except (ValueError, SyntaxError):
         return None
-    return ("value", (code, _note(match)))
+    return ("value", ShapeLine(code, _note(match)))
 
 
 #: Inside a module a call passes (its submodules, parameters, ``__dict__``): the program's.
@@ -194,7 +196,7 @@ _MODULE_PARTS = ("._modules", "._parameters", "._buffers", "__")
 def _type_line(match: re.Match[str]) -> LineFact | None:
     if _MODULE_TYPE in match.group(0) or any(p in match["source"] for p in _MODULE_PARTS):
         return None
-    return ("value", (f"type({match['source']}) is {match['name']}", _note(match)))
+    return ("value", ShapeLine(f"type({match['source']}) is {match['name']}", _note(match)))
 
 
 def _value_line(line: str) -> LineFact | None:
@@ -209,21 +211,17 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
     (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
     (_ABSENT_LITERAL, _ABSENT_MARK, lambda m: ("absent_mark", (m["source"], m["mark"]))),
-    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", (m["code"], _note(m)))),
-    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", (f"len({m['source']}) == 0", _note(m)))),
-    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", (m["code"], _note(m)))),
+    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", ShapeLine(m["code"], _note(m)))),
+    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", ShapeLine(f"len({m['source']}) == 0", _note(m)))),
+    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", ShapeLine(m["code"], _note(m)))),
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
 )
 
 
-@lru_cache(maxsize=65536)
 def line_fact(line: str) -> LineFact | None:
-    """What one line holds; each pattern is searched only where its literal part is.
-
-    Remembered per line: the compiles of one frame repeat most lines of their guard trees.
-    """
+    """What one line holds; each pattern is searched only where its literal part is."""
     if _GLOBAL_LITERAL in line:
         return ("global", _global_state(line))
     for literal, pattern, make in _PARSERS:
@@ -232,42 +230,69 @@ def line_fact(line: str) -> LineFact | None:
     return _value_line(line)
 
 
-def _add(tree: GuardTree, fact: LineFact) -> None:
-    kind, data = fact
-    if kind == "global":
+def _add(tree: GuardTree, kind: str, data: Any) -> None:
+    """Add a fact of the rarer kinds (:func:`parse_guard_tree` adds check lines itself)."""
+    if kind == "tensor":
+        source, sizes, strides, note, properties = data
+        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties))
+    elif kind == "int":
+        tree.ints[data[0]] = (data[1], data[2])
+    elif kind == "global":
         tree.global_state = dict(data)
     elif kind == "marked":
         tree.marked_dynamic += data
     elif kind == "static":
         tree.marked_static += data
-    elif kind == "tensor":
-        source, sizes, strides, note, properties = data
-        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties))
     elif kind == "absent_mark":
         tree.absent_marks.setdefault(data[0], []).append(data[1])
-    elif kind == "int":
-        tree.ints[data[0]] = (data[1], data[2])
-    elif kind == "value":
-        tree.value_lines.append(ShapeLine(*data))
     else:
-        tree.shape_lines.append(ShapeLine(*data))
+        raise ValueError(f"no guard tree fact of kind {kind!r}")
+
+
+#: Each line's fact, remembered: the compiles of one frame repeat most lines of their guard
+#: trees.  A plain dict, read in the loop without a call, and emptied when it is full.
+_FACTS: dict[str, LineFact | None] = {}
+_MAX_FACTS = 65536
+#: What :data:`_FACTS` answers for a line it does not hold (None is a fact: "nothing here").
+_UNSEEN: LineFact = ("unseen", None)
+
+
+def _remember(line: str) -> LineFact | None:
+    """The fact of a line not seen before, now remembered."""
+    if len(_FACTS) >= _MAX_FACTS:
+        _FACTS.clear()
+    fact = _FACTS[line] = line_fact(line)
+    return fact
 
 
 #: A tree line of a kind we read, from its ``+- KIND:`` on: one scan of the text finds them
 #: all (the literal ``+- `` lets the regex engine skip to each line's guard), where splitting
-#: every line first cost twice as much.  Dimension markings print as
-#: ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
+#: every line first cost twice as much.  ``.*`` (without DOTALL: up to the newline) matches
+#: what ``[^\n]*`` does, and the regex engine scans it a tenth faster.  Dimension markings
+#: print as ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
     r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH"
-    r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):[^\n]*"
+    r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):.*"
 )
 
 
 def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; lines of other kinds are ignored."""
     tree = GuardTree()
+    add_value, add_shape = tree.value_lines.append, tree.shape_lines.append
+    known = _FACTS.get
     for line in _KEPT_LINE.findall(text or ""):
-        if (fact := line_fact(line)) is not None:
-            _add(tree, fact)
+        fact = known(line, _UNSEEN)
+        if fact is _UNSEEN:
+            fact = _remember(line)
+        if fact is None:
+            continue
+        kind, data = fact
+        if kind == "value":  # the most common kinds, added without a call
+            add_value(data)
+        elif kind == "shape":
+            add_shape(data)
+        else:
+            _add(tree, kind, data)
     return tree

@@ -29,7 +29,7 @@ def _free_symbols(expr: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_SYMBOL.findall(expr)))
 
 
-def _status(evidence: StackEvidence, live: Mapping[str, Any]) -> GuardStatus:
+def _live_status(evidence: StackEvidence, live: Mapping[str, Any]) -> GuardStatus:
     if evidence.runtime_assert:
         return "runtime-assert"
     if live.get("suppressed"):
@@ -51,35 +51,46 @@ def guard_from_event(event: Event, compile_id: CompileId, reader: StackReader) -
     """A Guard with the provenance a ``guard_added_fast`` event carries.
 
     Only the framework's part of the stack is read: the evidence (phase, runtime assert,
-    framework frames) lies below the last user frame.
+    framework frames) lies below the last user frame.  A log's event has no live context:
+    its guard keeps the defaults of the fields only a live session knows.
     """
-    body, live = event.body, event.live or {}
+    body = event.body
     evidence = reader.evidence(body.get("stack"))
     expr = str(body.get("expr", ""))
-    instruction = live.get("instruction") or {}
-    from_node = live.get("from_node") or []
-    return Guard(
+    guard = Guard(
         id="",
         expr=expr,
         compile_id=compile_id,
-        status=_status(evidence, live),
+        status="runtime-assert" if evidence.runtime_assert else "installed",
         user_stack=_user_stack(body, compile_id, reader),
         framework_stack=list(evidence.frames),  # shared by guards of one stack tail
-        fx_node=_node_name(live),
-        phase=live.get("phase") or evidence.phase,
+        phase=evidence.phase,
         symbols=free_symbols(expr),
-        instruction=instruction.get("opname"),
-        aot_graph=live.get("aot_graph"),
-        fx_node_target=live.get("fx_node_target"),
-        aot_node=str(from_node[-1]) if from_node else None,
-        backward_trace=bool(live.get("autograd_backward")),
-        inductor_node=live.get("inductor_node"),
     )
+    if event.live:
+        _add_live_context(guard, evidence, event.live)
+    return guard
+
+
+def _add_live_context(guard: Guard, evidence: StackEvidence, live: Mapping[str, Any]) -> None:
+    """What a live session knows of a guard: its node, its instruction, the guard state."""
+    instruction = live.get("instruction") or {}
+    from_node = live.get("from_node") or []
+    guard.status = _live_status(evidence, live)
+    guard.fx_node = _node_name(live)
+    guard.phase = live.get("phase") or evidence.phase
+    guard.instruction = instruction.get("opname")
+    guard.aot_graph = live.get("aot_graph")
+    guard.fx_node_target = live.get("fx_node_target")
+    guard.aot_node = str(from_node[-1]) if from_node else None
+    guard.backward_trace = bool(live.get("autograd_backward"))
+    guard.inductor_node = live.get("inductor_node")
 
 
 def _user_stack(body: Mapping[str, Any], cid: CompileId, reader: StackReader) -> list[Frame]:
     """The event's user stack; an export's events carry none, so its model frames."""
-    user = reader.user_frames(body.get("user_stack"))
+    raw = body.get("user_stack")
+    user = reader.user_frames(raw) if raw else []  # most guards' user stack is empty
     return user if user or not cid.is_export else export_user_stack(body.get("stack"), reader)
 
 
@@ -144,6 +155,7 @@ def build_guards(group: CompileEvents, reader: StackReader) -> list[Guard]:
     if env is not None:
         _reconcile_with_shape_env(guards, env.body, compile_id)
     result = list(guards.values())
+    prefix = f"{compile_id}#"  # a plain str: formats faster than the CompileId it comes from
     for index, guard in enumerate(result):
-        guard.id = f"{compile_id}#{index}"
+        guard.id = f"{prefix}{index}"
     return result

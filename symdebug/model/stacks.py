@@ -7,11 +7,11 @@ per stack tail: the guards of a compile share most of their stacks.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, final
 
 from symdebug.model.frames import FRAMEWORK_FRAMES_KEPT, FrameReader, is_plumbing
 from symdebug.model.types import Frame
@@ -81,68 +81,75 @@ def _stack_key(raw: Any) -> tuple[Any, ...] | None:
     return key
 
 
-#: Marks, in a :class:`TailMemo` path, that the stack ended there.
-_END = ("<end of stack>",)
 _DAMAGED = (TypeError, KeyError, AttributeError)
-#: Frames a :class:`TailMemo` reads in one flat key before it follows the stack frame by frame:
-#: most walks stop within them (12 frames kept, plus the one that stopped the walk).
+_SEQUENCE = (list, tuple)
+#: The frames a :class:`TailMemo` reads first, as one key: most walks stop within them
+#: (12 frames kept, plus the one that stopped the walk).
 _HEAD = 14
 
 
+@final
+class _Span:
+    """A node of a :class:`TailMemo`: stacks alike in their innermost ``start`` frames.
+
+    They are told apart by their frames ``start`` to ``stop`` (counted from the innermost).
+    """
+
+    __slots__ = ("children", "frames", "start", "stop")
+
+    def __init__(self, start: int, stop: int) -> None:
+        self.start, self.stop = start, stop
+        # Counted from the end: a stack shorter than ``stop`` gives fewer frames, none when it
+        # is no longer than ``start``; so stacks of other lengths never share a key.
+        self.frames = slice(-stop, -start or None)
+        self.children: dict[tuple[Any, ...], _Span | StackEvidence] = {}
+
+    def key(self, raw: Sequence[Any]) -> tuple[Any, ...]:
+        """The (file, line) pairs of this span's frames (fewer where the stack ends first)."""
+        return tuple(map(_FILE_AND_LINE, raw[self.frames]))
+
+
 class TailMemo:
-    """Evidence remembered per stack tail: a flat key of the innermost frames, then a trie.
+    """Evidence remembered per stack tail, in a trie of spans of (file, line) pairs.
 
     A walk that read ``n`` frames depends on those ``n``, on the one that stopped it, and on
-    nothing further out.  Most walks stop within the innermost :data:`_HEAD` frames, so
-    their (file, line) pairs are one key, read at C speed; a walk that went deeper continues
-    in a trie on (file, line), one frame at a time, only as deep as the walk that stored its
-    answer went (a flat key of every frame cost more than the walk it saved).
+    nothing further out.  The root's span is the innermost :data:`_HEAD` frames, where most
+    walks stop; a deeper walk adds a span reaching exactly as deep as it read, so the stacks
+    after it that share its tail are answered in two dictionary lookups, each key built at C
+    speed (a key of every frame cost more than the walk it saved, and a trie of single
+    frames one Python step per frame).
     """
 
     def __init__(self) -> None:
-        self.root: dict[Any, Any] = {}
+        self.root = _Span(0, _HEAD)
 
-    def get(self, raw: Any) -> StackEvidence | None:
+    def get(self, raw: Sequence[Any]) -> StackEvidence | None:
         """The evidence stored for a stack with this tail, or None."""
+        node = self.root
         try:
-            node = self.root.get(_head_key(raw))
-            index = len(raw) - _HEAD - 1
-            while type(node) is dict:
-                if index < 0:
-                    node = node.get(_END)
-                    break
-                item = raw[index]
-                node = node.get((item["filename"], item["line"]))
-                index -= 1
+            while True:
+                found = node.children.get(node.key(raw))
+                if type(found) is not _Span:
+                    return found
+                node = found
         except _DAMAGED:  # not frames, or unhashable values: a damaged log
             return None
-        return node if type(node) is StackEvidence else None
 
-    def put(self, raw: Any, depth: int, evidence: StackEvidence) -> None:
+    def put(self, raw: Sequence[Any], depth: int, evidence: StackEvidence) -> None:
         """Remember ``evidence`` for every stack sharing the innermost ``depth`` frames."""
+        node = self.root
         try:
-            head = _head_key(raw)
-            keys: list[Any] = [(i["filename"], i["line"]) for i in reversed(raw[-depth:-_HEAD])]
-            hash((head, *keys))
-        except _DAMAGED:
+            while depth > node.stop:
+                key = node.key(raw)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Span(node.stop, depth)
+                elif type(child) is not _Span:
+                    return  # a shorter tail already decides (cannot happen for one walk)
+                node = child
+            node.children[node.key(raw)] = evidence
+        except _DAMAGED:  # a damaged log: a span left without children answers nothing
             return
-        if depth > _HEAD and depth >= len(raw):
-            keys.append(_END)
-        if not keys:
-            self.root[head] = evidence
-            return
-        node = self.root.setdefault(head, {})
-        for key in keys[:-1]:
-            if type(node) is not dict:
-                return  # a shorter tail already decides (cannot happen for one walk)
-            node = node.setdefault(key, {})
-        if type(node) is dict:
-            node[keys[-1]] = evidence
-
-
-def _head_key(raw: Any) -> tuple[Any, ...]:
-    """The innermost frames' (file, line) pairs (a shorter stack's key is shorter)."""
-    return tuple(map(_FILE_AND_LINE, raw[-_HEAD:]))
 
 
 def all_mappings(raw: list[Any] | tuple[Any, ...], depth: int) -> bool:
@@ -164,10 +171,11 @@ class StackReader(FrameReader):
         The phase is the innermost phase-defining file, looked for on the whole stack when
         the torch frames below the user's have none.
         """
-        found = self._evidence.get(raw_stack) if isinstance(raw_stack, list | tuple) else None
+        memo = isinstance(raw_stack, _SEQUENCE)
+        found = self._evidence.get(raw_stack) if memo else None
         if found is None:
             found, read = _walk(self.innermost_torch_frames(raw_stack))
-            if isinstance(raw_stack, list | tuple) and all_mappings(raw_stack, read + 1):
+            if memo and all_mappings(raw_stack, read + 1):
                 self._evidence.put(raw_stack, read + 1, found)
         if found.phase != "unknown":
             return found

@@ -110,6 +110,7 @@ def describe_unbacked(
         symbol.origin = origin_of(reader.innermost_torch_frames(event.body.get("stack")))
         if symbol.origin == MARKED and marked and not symbol.sources:
             symbol.sources.append(marked.pop(0))
-    graph = group.last("dynamo_output_graph")
-    asserts = graph_asserts(graph.payload if graph is not None else None)
-    _add_asserts((s for s in symbols if is_unbacked(s.name)), asserts)
+    unbacked = [s for s in symbols if is_unbacked(s.name)]
+    if unbacked:  # the graph's text is searched only where there is something to assert
+        graph = group.last("dynamo_output_graph")
+        _add_asserts(unbacked, graph_asserts(graph.payload if graph is not None else None))

@@ -8,6 +8,7 @@ for specializations, the compile's dynamic setting and what earlier compiles saw
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from symdebug.model.types import Compile, Facts, Guard, Specialization
 from symdebug.model.values import Cause, posix_path
@@ -27,21 +28,24 @@ OP_FILES = (
 _BRANCH_OPS = ("POP_JUMP", "JUMP_IF", "TO_BOOL", "COMPARE_OP")
 
 
-def _is_backward(guard: Guard) -> bool:
-    return (guard.aot_graph or "").endswith("backward") or any(
-        frame.name == "grad" and "/autograd/" in frame.filename for frame in guard.framework_stack
-    )
-
-
-@lru_cache(maxsize=8192)
 def _is_op_frame(filename: str, name: str) -> bool:
     """An operator's meta or decomposition, or Dynamo running an FX node on fake tensors.
 
     Running a node is a log's evidence of it: a live capture knows the node itself.
     """
+    return _is_node_runner(filename, name) or _in_op_file(filename)
+
+
+@lru_cache(maxsize=8192)
+def _in_op_file(filename: str) -> bool:
+    """Whether a frame's file is an operator's meta or decomposition (by file: one str key)."""
     path = posix_path(filename)
-    running_node = name == "run_node" and path.endswith("_dynamo/utils.py")
-    return running_node or any(part in path for part in OP_FILES)
+    return any(part in path for part in OP_FILES)
+
+
+def _is_node_runner(filename: str, name: str) -> bool:
+    """Dynamo running an FX node on fake tensors (``run_node`` in ``_dynamo/utils.py``)."""
+    return name == "run_node" and posix_path(filename).endswith("_dynamo/utils.py")
 
 
 def framework_cause(location: str) -> Cause | None:
@@ -57,24 +61,38 @@ def framework_cause(location: str) -> Cause | None:
     return "op_requirement" if _is_op_frame(path, name.strip()) else None
 
 
-def _op_evidence(guard: Guard) -> bool:
+_NAME = attrgetter("name")
+_FILENAME = attrgetter("filename")
+
+
+def _is_backward(guard: Guard, names: list[str]) -> bool:
+    if (guard.aot_graph or "").endswith("backward"):
+        return True
+    return "grad" in names and any(
+        frame.name == "grad" and "/autograd/" in frame.filename for frame in guard.framework_stack
+    )
+
+
+def _op_evidence(guard: Guard, names: list[str]) -> bool:
     """An operator needed the guard: the node being run, op frames, or AOT tracing."""
-    exact_node = guard.fx_node is not None and not guard.fx_node_inferred
-    op_frames = any(_is_op_frame(f.filename, f.name) for f in guard.framework_stack)
+    if guard.fx_node is not None and not guard.fx_node_inferred:
+        return True  # the exact node
     # An export traces the model itself with AOT (make_fx): its phase shows no operator.
-    tracing = guard.phase == "aot" and not guard.compile_id.is_export
-    return exact_node or op_frames or tracing
+    if guard.phase == "aot" and not guard.compile_id.is_export:
+        return True
+    frames = guard.framework_stack
+    if any(map(_in_op_file, map(_FILENAME, frames))):  # each step in C: no Python frame
+        return True
+    return "run_node" in names and any(_is_node_runner(f.filename, f.name) for f in frames)
 
 
-def _compiler_cause(guard: Guard) -> Cause | None:
+def _compiler_cause(guard: Guard, names: list[str]) -> Cause | None:
     """Backward, Inductor or an int made static: causes the compiler phase itself shows."""
-    if guard.phase in ("inductor", "aot") and _is_backward(guard):
+    if guard.phase in ("inductor", "aot") and _is_backward(guard, names):
         return "backward"
     if guard.phase == "inductor":
         return "inductor"
-    if any(frame.name == "specialize_symnode" for frame in guard.framework_stack):
-        return "int_specialized"
-    return None
+    return "int_specialized" if "specialize_symnode" in names else None
 
 
 def is_python_branch(guard: Guard) -> bool:
@@ -83,23 +101,31 @@ def is_python_branch(guard: Guard) -> bool:
     Read before any FX node is inferred: a branch makes no node, so nodes on the same line
     are only its neighbours.
     """
-    if _compiler_cause(guard) is not None or _op_evidence(guard):
+    if guard.phase == "inductor":
+        return False  # the compiler's own guard (:func:`_compiler_cause`), read first
+    names = list(map(_NAME, guard.framework_stack))  # most causes need only the names
+    if _compiler_cause(guard, names) is not None or _op_evidence(guard, names):
         return False
-    names = {frame.name for frame in guard.framework_stack}
+    return _value_asked(guard, names)
+
+
+def _value_asked(guard: Guard, names: list[str]) -> bool:
+    """Python asked for the guard's value: a branch instruction, ``evaluate_expr``, an export."""
+    branch_op = (guard.instruction or "").startswith(_BRANCH_OPS)
     # An export's model line with no operator below it: Python asked for the value.
     exported = guard.compile_id.is_export and guard.user_frame is not None
-    branch_op = (guard.instruction or "").startswith(_BRANCH_OPS)
     return branch_op or "evaluate_expr" in names or exported
 
 
 def guard_cause(guard: Guard) -> Cause:
     """The cause of one guard, from its phase, frames, node and instruction."""
-    compiler = _compiler_cause(guard)
+    names = list(map(_NAME, guard.framework_stack))  # most causes need only the names
+    compiler = _compiler_cause(guard, names)
     if compiler is not None:
         return compiler
-    if _op_evidence(guard):
+    if _op_evidence(guard, names):
         return "op_requirement"
-    if is_python_branch(guard):
+    if _value_asked(guard, names):  # what is_python_branch asks once the two above said no
         return "user_branch"
     return "op_requirement" if guard.fx_node is not None else "unknown"
 
@@ -146,16 +172,24 @@ def specialization_cause(
     marked = compile_ is not None and spec.source in compile_.marked_dynamic
     static = _static_cause(compile_)
     if spec.kind == "int":
-        is_argument = spec.source.count("[") == 1 and not spec.source.attributes
-        unchanged = not _value_changed_before(spec, history)
-        if static == "dynamic_false" and is_argument:
-            return static
-        return static if static_compile and is_argument and unchanged else "int_specialized"
+        return _int_cause(spec, history, static, static_compile=static_compile)
     if spec.value in (0, 1) and (
         not static_compile or was_dynamic or marked or _value_changed_before(spec, history)
     ):
         return "zero_one"
     return static if static_compile else "unknown"
+
+
+def _int_cause(
+    spec: Specialization, history: list[Specialization], static: Cause, *, static_compile: bool
+) -> Cause:
+    """An int argument of a static compile is static while its value never changed."""
+    is_argument = spec.source.count("[") == 1 and not spec.source.attributes
+    if static == "dynamic_false" and is_argument:
+        return static
+    if static_compile and is_argument and not _value_changed_before(spec, history):
+        return static  # the history is read only when the rest holds
+    return "int_specialized"
 
 
 def _marking_cause(spec: Specialization, compile_: Compile | None) -> Cause | None:

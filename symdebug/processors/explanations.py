@@ -6,6 +6,8 @@ steps every view shows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from symdebug.model.index import FactIndex
 from symdebug.model.names import renamed
 from symdebug.model.own_code import library_of, user_line
@@ -16,6 +18,7 @@ from symdebug.model.types import (
     Guard,
     Recompile,
     SourceExplanation,
+    Specialization,
     Symbol,
     WhyStep,
 )
@@ -25,16 +28,75 @@ MAX_GUARD_STEPS = 8
 _NO_FIX_STATES = ("dynamic", "unbacked")
 
 
-def explanation_guards(index: FactIndex, symbol: Symbol, source: str) -> list[Guard]:
+class CompileLookup:
+    """The first specialization of each input and the installed guards of each symbol.
+
+    Only of the compiles it is made for (asking about another raises ``KeyError``): one
+    pass over the guards and one over the specializations pick theirs, where grouping
+    every compile's would cost more when a few are asked about.
+    """
+
+    def __init__(self, index: FactIndex, compile_ids: Iterable[str]) -> None:
+        self.index = index
+        wanted = set(compile_ids)
+        self._specs = _first_specializations(index.facts.specializations, wanted)
+        self._installed = _installed_guards(index.facts.guards, wanted)
+        self._by_symbol: dict[str, dict[str, list[Guard]]] = {}
+
+    def specialization(self, compile_id: str, source: str) -> Specialization | None:
+        """The first specialization of ``source`` in a compile (``FactIndex.specialization``)."""
+        return self._specs[compile_id].get(source)
+
+    def installed_guards(self, compile_id: str, symbol: str) -> list[Guard]:
+        """The installed guards of a compile that mention ``symbol``, in order (a new list)."""
+        by_symbol = self._by_symbol.get(compile_id)
+        if by_symbol is None:
+            by_symbol = self._by_symbol[compile_id] = _by_symbol(self._installed[compile_id])
+        return list(by_symbol.get(symbol, ()))
+
+
+def _first_specializations(
+    specs: list[Specialization], wanted: set[str]
+) -> dict[str, dict[str, Specialization]]:
+    """Per wanted compile, the first specialization of each source."""
+    found: dict[str, dict[str, Specialization]] = {compile_id: {} for compile_id in wanted}
+    for spec in reversed(specs):  # the first of a source is written last: it stays
+        table = found.get(spec.compile_id)
+        if table is not None:
+            table[spec.source] = spec
+    return found
+
+
+def _installed_guards(guards: list[Guard], wanted: set[str]) -> dict[str, list[Guard]]:
+    """Per wanted compile, its installed guards in order."""
+    found: dict[str, list[Guard]] = {compile_id: [] for compile_id in wanted}
+    for guard in guards:
+        if guard.status == "installed":
+            mine = found.get(guard.compile_id)
+            if mine is not None:
+                mine.append(guard)
+    return found
+
+
+def _by_symbol(guards: list[Guard]) -> dict[str, list[Guard]]:
+    """The guards that mention each symbol, in order, each guard once."""
+    found: dict[str, list[Guard]] = {}
+    for guard in guards:
+        for name in guard.symbols:
+            mentioning = found.get(name)
+            if mentioning is None:
+                found[name] = [guard]
+            elif mentioning[-1] is not guard:  # a symbol twice in one guard: listed once
+                mentioning.append(guard)
+    return found
+
+
+def explanation_guards(lookup: CompileLookup, symbol: Symbol, source: str) -> list[Guard]:
     """The guards that forced a specialization, or else those that mention the symbol."""
-    spec = index.specialization(symbol.compile_id, source)
+    spec = lookup.specialization(symbol.compile_id, source)
     if spec is not None and spec.guards:
         return spec.guards
-    return [
-        g
-        for g in index.guards_of(symbol.compile_id)
-        if symbol.name in g.symbols and g.status == "installed"
-    ]
+    return lookup.installed_guards(symbol.compile_id, symbol.name)
 
 
 def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
@@ -44,7 +106,9 @@ def _user_frame(symbol: Symbol, guards: list[Guard]) -> Frame | None:
     return symbol.user_frame or from_guards
 
 
-def _fixes(index: FactIndex, symbol: Symbol, source: str, recompiles: list[Recompile]) -> list[Fix]:
+def _fixes(
+    lookup: CompileLookup, symbol: Symbol, source: str, recompiles: list[Recompile]
+) -> list[Fix]:
     """The input's own fixes (of its specialization, else its symbol), then its recompiles'.
 
     The same objects, each once: an input that is dynamic now has none of its own, but
@@ -52,7 +116,7 @@ def _fixes(index: FactIndex, symbol: Symbol, source: str, recompiles: list[Recom
     """
     own: list[Fix] = []
     if symbol.state not in _NO_FIX_STATES:
-        spec = index.specialization(symbol.compile_id, source)
+        spec = lookup.specialization(symbol.compile_id, source)
         own = spec.fixes if spec is not None and spec.fixes else symbol.fixes
     found = [*own, *(fix for recompile in recompiles for fix in recompile.fixes)]
     return list({id(fix): fix for fix in found}.values())
@@ -118,7 +182,7 @@ def _frame_of(index: FactIndex, compile_id: str) -> FrameKey | None:
 
 
 def explain(
-    index: FactIndex, source: Source, symbol: Symbol, recompiles: list[Recompile]
+    lookup: CompileLookup, source: Source, symbol: Symbol, recompiles: list[Recompile]
 ) -> SourceExplanation:
     """The explanation of one input (named exactly as its symbols name it) in one frame.
 
@@ -126,7 +190,8 @@ def explain(
     frame's recompiles on it: another function's ``x``, or an older definition of this one,
     has an explanation of its own.
     """
-    guards = explanation_guards(index, symbol, source)
+    index = lookup.index
+    guards = explanation_guards(lookup, symbol, source)
     explanation = SourceExplanation(
         source=source,
         compile_id=symbol.compile_id,
@@ -136,7 +201,7 @@ def explain(
         symbol=symbol.name if symbol.state != "static-by-default" else None,
         guards=guards,
         recompiles=[r.compile_id for r in recompiles],
-        fixes=_fixes(index, symbol, source, recompiles),
+        fixes=_fixes(lookup, symbol, source, recompiles),
         user_frame=_user_frame(symbol, guards),
     )
     compile_ = index.compile.get(symbol.compile_id)
@@ -149,8 +214,10 @@ def explain(
 def _latest_symbols(index: FactIndex) -> dict[tuple[FrameKey | None, Source], Symbol]:
     """Each frame's latest symbol (or constant) of each input, the pairs in first-seen order."""
     latest: dict[tuple[FrameKey | None, Source], Symbol] = {}
-    for symbol in sorted(index.facts.symbols, key=lambda s: index.order.get(s.compile_id, -1)):
-        frame = _frame_of(index, symbol.compile_id)
+    frames = {c.compile_id: (c.generation, c.frame_id) for c in index.facts.compiles}
+    order = index.order
+    for symbol in sorted(index.facts.symbols, key=lambda s: order.get(s.compile_id, -1)):
+        frame = frames.get(symbol.compile_id)  # as _frame_of says, for each compile once
         for source in symbol.sources:
             latest[frame, source] = symbol
     return latest
@@ -175,8 +242,10 @@ def explain_sources(facts: Facts) -> None:
     """
     index = FactIndex(facts)
     recompiles = _frame_recompiles(index)
+    latest = _latest_symbols(index)
+    lookup = CompileLookup(index, (symbol.compile_id for symbol in latest.values()))
     explained = [
-        explain(index, source, symbol, recompiles.get((frame, Source(source).stripped), []))
-        for (frame, source), symbol in _latest_symbols(index).items()
+        explain(lookup, source, symbol, recompiles.get((frame, Source(source).stripped), []))
+        for (frame, source), symbol in latest.items()
     ]
     facts.explanations = sorted(explained, key=lambda e: index.order.get(e.compile_id, -1))

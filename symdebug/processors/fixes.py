@@ -20,11 +20,11 @@ import re
 from collections.abc import Callable
 
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import parse_reason
+from symdebug.model.reasons import Reason, reason_entry
 from symdebug.model.types import Facts, Fix, Recompile
 from symdebug.model.values import Source
 from symdebug.processors.bounds import parse_range
-from symdebug.processors.explanations import explanation_guards
+from symdebug.processors.explanations import CompileLookup, explanation_guards
 from symdebug.processors.fix_changes import branch_fixes, op_requirement_fixes
 from symdebug.processors.fix_evidence import (
     DYNAMIC_SOURCES,
@@ -116,7 +116,8 @@ class FixTable:
 
     def __init__(self) -> None:
         self._fixes: dict[tuple[str, str, str, str], Fix] = {}
-        self._answers: dict[EvidenceKey, list[Fix]] = {}
+        # Each answer with its first fix's text: records of equal evidence repeat both.
+        self._answers: dict[EvidenceKey, tuple[list[Fix], str | None]] = {}
 
     def fixes(self, evidence: Evidence) -> list[Fix]:
         """The shared fixes of ``evidence`` (a new list, holding shared objects)."""
@@ -132,11 +133,15 @@ class FixTable:
 
     def fixes_of(self, key: EvidenceKey) -> list[Fix]:
         """The shared fixes of the evidence with these fields (see :func:`evidence_key`)."""
+        return self.answer(key)[0]
+
+    def answer(self, key: EvidenceKey) -> tuple[list[Fix], str | None]:
+        """:meth:`fixes_of` (a new list), and :func:`first_line` of it."""
         answer = self._answers.get(key)
         if answer is None:
-            answer = [self.shared(fix) for fix in fixes_for(Evidence(*key))]
-            self._answers[key] = answer
-        return list(answer)
+            fixes = [self.shared(fix) for fix in fixes_for(Evidence(*key))]
+            answer = self._answers[key] = (fixes, first_line(fixes))
+        return list(answer[0]), answer[1]
 
     def shared(self, fix: Fix) -> Fix:
         """The session's one object equal to ``fix``."""
@@ -155,20 +160,47 @@ def _is_small(*values: int | str | None) -> bool:
 
 def _symbol_fixes(facts: Facts, table: FixTable) -> None:
     """Symbols that are not dynamic: the fixes for their first source."""
-    index = FactIndex(facts)
-    for symbol in facts.symbols:
-        if symbol.state in ("dynamic", "unbacked") or not symbol.sources:
-            continue
+    fixed = [s for s in facts.symbols if s.state not in ("dynamic", "unbacked") and s.sources]
+    lookup = CompileLookup(FactIndex(facts), (symbol.compile_id for symbol in fixed))
+    for symbol in fixed:
         source = symbol.sources[0]
-        guards = explanation_guards(index, symbol, source)
-        evidence = evidence_of(
-            symbol.cause or "unknown",
-            source,
-            guards[0] if guards else None,
-            small=_is_small(symbol.hint),
-        )
-        symbol.fixes = table.fixes(evidence)
-        symbol.fix = first_line(symbol.fixes)
+        guards = explanation_guards(lookup, symbol, source)
+        cause = symbol.cause or "unknown"
+        first = guards[0] if guards else None
+        key = evidence_key(cause, source, first, small=_is_small(symbol.hint))
+        symbol.fixes, symbol.fix = table.answer(key)
+
+
+#: What a guard's evidence is made of: its cause, expression, user line, symbols, sources.
+_GuardContent = tuple[str, str, str, tuple[str, ...], tuple[Source, ...]]
+
+
+def _guard_fixes(facts: Facts, table: FixTable) -> None:
+    """Every guard's fixes; the recompiles of a frame repeat its guards, answered once each.
+
+    A guard's raw fields are a cheaper key than its evidence (:func:`evidence_key` spells
+    each symbol), and they decide it.
+    """
+    answers: dict[_GuardContent, tuple[list[Fix], str | None]] = {}
+    for guard in facts.guards:
+        line = guard.user_stack[-1].line if guard.user_stack else ""  # its user frame's
+        content = (guard.cause, guard.expr, line, tuple(guard.symbols), tuple(guard.sources))
+        answer = answers.get(content)
+        if answer is None:
+            source = guard.sources[0] if guard.sources else None
+            answer = answers[content] = table.answer(evidence_key(guard.cause, source, guard))
+        guard.fixes, guard.fix = list(answer[0]), answer[1]
+
+
+def reason_check(raw: str) -> str:
+    """``parse_reason(raw).code``: the check of a recompile reason, its kind left unread.
+
+    Torch words a reason ``<entry>: <check>``; telling its kind takes a dozen regex searches
+    that a fix, which needs only the check, would pay for each recompile.
+    """
+    text = raw.strip()
+    entry = reason_entry(text)
+    return Reason(entry, text[len(entry) + 2 :] if entry else text, "other").code
 
 
 def _recompile_source(recompile: Recompile) -> Source | None:
@@ -177,7 +209,7 @@ def _recompile_source(recompile: Recompile) -> Source | None:
     if recompile.guard is not None and recompile.guard.sources:
         return recompile.guard.sources[0]
     if recompile.reasons:  # a bound no guard set (``2 <= x.size()[0]``)
-        bounds = parse_range(parse_reason(recompile.reasons[0]).code)
+        bounds = parse_range(reason_check(recompile.reasons[0]))
         if bounds is not None:
             return Source(bounds[0])
     return recompile.sources[0] if recompile.sources else None
@@ -192,7 +224,7 @@ def _recompile_evidence(recompile: Recompile) -> Evidence:
     guardless = recompile.guard is None and recompile.cause == "op_requirement"
     if (guardless or recompile.cause in ("identity", "length")) and recompile.reasons:
         # No guard holds such a check: the fix reads what changed from the check itself.
-        check = parse_reason(recompile.reasons[0]).code
+        check = reason_check(recompile.reasons[0])
         return Evidence(recompile.cause, source, expr=check)
     return evidence_of(recompile.cause, source, recompile.guard, small=small)
 
@@ -201,15 +233,11 @@ def suggest_fixes(facts: Facts) -> None:
     """Set ``fixes`` (and ``fix``, the first one's text) on every kind of record."""
     table = FixTable()
     _symbol_fixes(facts, table)
-    for guard in facts.guards:
-        source = guard.sources[0] if guard.sources else None
-        guard.fixes = table.fixes_of(evidence_key(guard.cause, source, guard))
-        guard.fix = first_line(guard.fixes)
+    _guard_fixes(facts, table)
     for spec in facts.specializations:
         first = spec.guards[0] if spec.guards else None
-        small = _is_small(spec.value)
-        spec.fixes = table.fixes_of(evidence_key(spec.cause, spec.source, first, small=small))
-        spec.fix = first_line(spec.fixes)
+        key = evidence_key(spec.cause, spec.source, first, small=_is_small(spec.value))
+        spec.fixes, spec.fix = table.answer(key)
     index = FactIndex(facts)
     for recompile in facts.recompiles:
         together = became_dynamic_fix(recompile, index)

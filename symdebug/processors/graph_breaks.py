@@ -81,6 +81,8 @@ def lost_dynamism(broken: Compile, resumes: list[Compile], hints: Hints) -> list
 
 def link_graph_breaks(facts: Facts) -> None:
     """Fill each break's resume frames, resume compiles, lost dynamism and fixes."""
+    if not facts.graph_breaks:
+        return  # no break to link: the lookups below would be made for nothing
     by_id = {c.compile_id: c for c in facts.compiles}
     by_name: dict[tuple[str, str], list[Compile]] = defaultdict(list)
     for compile_ in facts.compiles:

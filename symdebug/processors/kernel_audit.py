@@ -29,9 +29,16 @@ def _explain(dim: SpecializedDim, guards: list[Guard]) -> None:
 
 def explain_specialized_dims(facts: Facts) -> None:
     """Attach the pinning guard, its cause and a sentence to every baked-in dimension."""
-    by_compile: dict[str, list[Guard]] = {}
+    # Only the compiles with a baked-in dimension need their guards.
+    by_compile: dict[str, list[Guard]] = {
+        code.compile_id: [] for code in facts.graph_code if code.specialized_dims
+    }
+    if not by_compile:
+        return
     for guard in facts.guards:
-        by_compile.setdefault(guard.compile_id, []).append(guard)
+        mine = by_compile.get(guard.compile_id)
+        if mine is not None:
+            mine.append(guard)
     for code in facts.graph_code:
         for dim in code.specialized_dims:
             _explain(dim, by_compile.get(code.compile_id, []))

@@ -9,7 +9,8 @@ line produced, and free-symbol overlap picks the node among them.  Such links ar
 
 from __future__ import annotations
 
-from collections import defaultdict
+from functools import cached_property, partial
+from operator import attrgetter
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.index import FactIndex
@@ -17,8 +18,41 @@ from symdebug.model.types import Facts, Guard
 from symdebug.model.values import posix_path
 from symdebug.processors.causes import is_python_branch
 
-#: Line number -> (file, the nodes that line produced), files in the graph's order.
-_NodesByLine = dict[int, list[tuple[str, list[FxNode]]]]
+_NAME = attrgetter("name")
+#: Line number -> file -> the nodes that line produced, files in the graph's order.
+_NodesByLine = dict[int, dict[str, list[FxNode]]]
+#: The phases whose guards get a node inferred from their line (Inductor's never do).
+_INFERRED_PHASES = ("dynamo", "aot", "unknown")
+
+
+class _Graph:
+    """One compile's nodes; their lines and targets are indexed on first use.
+
+    Only a guard with a node needs the targets, and only one without a node outside
+    Inductor needs the lines: a compile whose guards need neither is never indexed.
+    """
+
+    def __init__(self) -> None:
+        self.nodes: list[FxNode] = []
+
+    @cached_property
+    def targets(self) -> dict[str, str]:
+        """Each node's target, by its name."""
+        return {node.name: node.target for node in self.nodes}
+
+    @cached_property
+    def by_line(self) -> _NodesByLine:
+        """The nodes of each (file, line), found by the line number alone."""
+        found: _NodesByLine = {}
+        for node in self.nodes:
+            files = found.get(node.lineno)
+            if files is None:
+                found[node.lineno] = {node.filename: [node]}
+            elif node.filename in files:
+                files[node.filename].append(node)
+            else:
+                files[node.filename] = [node]
+        return found
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -26,13 +60,16 @@ def _same_file(a: str, b: str) -> bool:
     return a == b or a.endswith("/" + b.lstrip("./")) or b.endswith("/" + a.lstrip("./"))
 
 
-def _nodes_at(guard: Guard, by_line: _NodesByLine) -> list[FxNode]:
+def _nodes_at(guard: Guard, graph: _Graph) -> list[FxNode]:
     frame = guard.user_frame
     if frame is None:
         return []
+    files = graph.by_line.get(frame.lineno)
+    if files is None:
+        return []
     return [
         node
-        for filename, nodes in by_line.get(frame.lineno, ())
+        for filename, nodes in files.items()
         if _same_file(filename, frame.filename)
         for node in nodes
     ]
@@ -49,49 +86,58 @@ _TARGET_HINTS = {
 }
 
 
-def _score(guard: Guard, node: FxNode) -> tuple[bool, int, bool]:
-    """Rank a candidate node: its op named by the frames, shared symbols, a tensor output."""
-    frames = " ".join(f.name for f in guard.framework_stack).lower()
+def _score(frames: str, symbols: set[str], node: FxNode) -> tuple[bool, int, bool]:
+    """Rank a candidate node: its op named by the frames, shared symbols, a tensor output.
+
+    ``frames`` is the guard's framework frame names, lower-case; ``symbols`` its symbols.
+    """
     hints = _TARGET_HINTS.get(node.target, (node.target,))
-    named = bool(node.target) and any(hint in frames for hint in hints)
-    return named, len(set(guard.symbols) & set(node.symbols)), bool(node.sizes)
+    named = bool(node.target) and any(map(frames.__contains__, hints))
+    return named, len(symbols.intersection(node.symbols)), bool(node.sizes)
 
 
 def _infer(guard: Guard, at_line: list[FxNode]) -> None:
-    chosen = max(at_line, key=lambda node: _score(guard, node))
+    # The guard's side of the score is the same for every candidate: read it once.
+    frames = " ".join(map(_NAME, guard.framework_stack)).lower()
+    symbols = set(guard.symbols)
+    chosen = max(at_line, key=partial(_score, frames, symbols))
     guard.fx_node, guard.fx_node_target, guard.fx_node_inferred = chosen.name, chosen.target, True
 
 
-def _link(guard: Guard, by_line: _NodesByLine, targets: dict[str, str]) -> None:
-    if guard.fx_node is None and guard.aot_node in targets:
+def _link(guard: Guard, graph: _Graph) -> None:
+    if guard.fx_node is None and guard.aot_node is not None and guard.aot_node in graph.targets:
         guard.fx_node = guard.aot_node  # AOT/Inductor nodes trace back to it via from_node
-    at_line = _nodes_at(guard, by_line)
     if guard.fx_node is not None:
-        guard.fx_node_target = guard.fx_node_target or targets.get(guard.fx_node)
-    elif is_python_branch(guard):
+        if not guard.fx_node_target:
+            guard.fx_node_target = graph.targets.get(guard.fx_node)
+    elif guard.phase in _INFERRED_PHASES:
+        _link_by_line(guard, graph)
+    elif is_python_branch(guard):  # never for Inductor's guards: no line index needed
+        guard.line_nodes = [node.name for node in _nodes_at(guard, graph)]
+
+
+def _link_by_line(guard: Guard, graph: _Graph) -> None:
+    """A guard without a node: the nodes of its line if Python branched, else one inferred."""
+    at_line = _nodes_at(guard, graph)
+    if not at_line and not guard.line_nodes:
+        return  # nothing to name or infer: the cause checks below would change nothing
+    if is_python_branch(guard):
         guard.line_nodes = [node.name for node in at_line]  # no node: control flow
-    elif at_line and guard.phase in ("dynamo", "aot", "unknown"):
+    elif at_line:
         _infer(guard, at_line)
 
 
 def link_fx_nodes(facts: Facts) -> None:
     """Set ``fx_node`` (exact or inferred) or ``line_nodes`` on every guard."""
-    per_line: dict[str, dict[tuple[str, int], list[FxNode]]] = defaultdict(dict)
-    targets: dict[str, dict[str, str]] = defaultdict(dict)
+    graphs: dict[str, _Graph] = {}
     for node in facts.fx_nodes:
-        per_line[node.compile_id].setdefault((node.filename, node.lineno), []).append(node)
-        targets[node.compile_id][node.name] = node.target
-    per_compile = {cid: _by_line_number(lines) for cid, lines in per_line.items()}
+        graph = graphs.get(node.compile_id)
+        if graph is None:
+            graph = graphs[node.compile_id] = _Graph()
+        graph.nodes.append(node)
+    no_graph = _Graph()
     for guard in facts.guards:
-        _link(guard, per_compile.get(guard.compile_id, {}), targets[guard.compile_id])
-
-
-def _by_line_number(lines: dict[tuple[str, int], list[FxNode]]) -> _NodesByLine:
-    """The nodes of each (file, line), found by the line number alone."""
-    found: _NodesByLine = {}
-    for (filename, lineno), nodes in lines.items():
-        found.setdefault(lineno, []).append((filename, nodes))
-    return found
+        _link(guard, graphs.get(guard.compile_id, no_graph))
 
 
 def link_kernels(facts: Facts) -> None:

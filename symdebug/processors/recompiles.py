@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 
 from symdebug.model.index import FactIndex
 from symdebug.model.reasons import Reason, parse_reason, reason_entry
@@ -21,6 +23,7 @@ _KIND_CAUSES: dict[str, Cause] = {
     "identity": "identity",
 }
 _NOT_IN_CHECK = re.compile(r"[\s()]")
+_SOURCES = attrgetter("sources")
 
 
 def _new_value(index: FactIndex, compile_id: str, source: str) -> int | None:
@@ -98,9 +101,7 @@ def guard_for_reason(reason: Reason, guards: list[Guard]) -> Guard | None:
     candidates = _at_user_line(reason, guards) if reason.user_line is not None else guards
     if reason.framework_loc:
         candidates = _at_framework_line(reason, candidates) or candidates
-    mentioned = [
-        g for g in candidates if g.sources and all(s.stripped in reason.code for s in g.sources)
-    ]
+    mentioned = _mentioned(reason.code, candidates)
     if reason.user_line is None:
         return mentioned[0] if mentioned else _same_check(reason, guards)
     found = mentioned or candidates
@@ -112,14 +113,26 @@ def _check_text(text: str) -> str:
     return _NOT_IN_CHECK.sub("", text.replace(".size()[", ".shape["))
 
 
+def _mentioned(code: str, guards: list[Guard]) -> list[Guard]:
+    """The guards with sources, every one of them named by the check (without ``L[...]``).
+
+    A compile's guards share a few sources: each is looked for in the check once.
+    """
+    sources = dict.fromkeys(chain.from_iterable(map(_SOURCES, guards)))
+    named = {source: source.stripped in code for source in sources}
+    return [g for g in guards if g.sources and all(map(named.__getitem__, g.sources))]
+
+
 def _same_check(reason: Reason, guards: list[Guard]) -> Guard | None:
     """The guard whose expression, in the user's names, is the failed check."""
     wanted = _check_text(reason.code)
+    if not wanted:
+        return None  # an empty text is that of a guard without Python: never the same
     for guard in guards:
-        if len(guard.symbols) == len(guard.sources):
-            found = _guard_check_text(guard.expr, tuple(guard.symbols), tuple(guard.sources))
-            if found and found == wanted:
-                return guard
+        symbols, sources = guard.symbols, guard.sources
+        spelled = len(symbols) == len(sources)
+        if spelled and _guard_check_text(guard.expr, tuple(symbols), tuple(sources)) == wanted:
+            return guard
     return None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symdebug.model.types import Facts, Symbol
-from symdebug.model.values import SymbolState
+from symdebug.model.values import Source, SymbolState
 
 #: Specialization cause -> the state its source is in.
 _STATE_OF_CAUSE: dict[str, SymbolState] = {
@@ -14,10 +14,18 @@ _STATE_OF_CAUSE: dict[str, SymbolState] = {
 
 def attach_guard_sources(facts: Facts) -> None:
     """Each guard's ``sources``: the first source of each of its symbols, aligned."""
-    sources = {(s.compile_id, s.name): s.sources[0] for s in facts.symbols if s.sources}
+    # By compile, then by name: no (compile, name) tuple is made per symbol of every guard.
+    tables: dict[str, dict[str, Source]] = {}
+    for symbol in facts.symbols:
+        if symbol.sources:
+            table = tables.get(symbol.compile_id)
+            if table is None:
+                table = tables[symbol.compile_id] = {}
+            table[symbol.name] = symbol.sources[0]
+    none: dict[str, Source] = {}
     for guard in facts.guards:
-        found = [sources.get((guard.compile_id, symbol)) for symbol in guard.symbols]
-        guard.sources = [source for source in found if source is not None]
+        table = tables.get(guard.compile_id, none)
+        guard.sources = [src for sym in guard.symbols if (src := table.get(sym)) is not None]
 
 
 def settle_symbol_states(facts: Facts) -> None:

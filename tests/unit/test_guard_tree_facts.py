@@ -1,0 +1,52 @@
+"""The guard tree's facts, remembered per line: shared between trees, never changed by one."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from symdebug.model import guard_tree
+from symdebug.model.guard_tree import parse_guard_tree
+
+TEXT = (
+    "TREE_GUARD_MANAGER:\n"
+    "+- RootGuardManager\n"
+    '| +- GLOBAL_STATE: ___check_global_state() against {"grad_mode":true}\n'
+    "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x')\n"
+    "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), torch.float32, "
+    "device=None, requires_grad=False, size=[None, 8], stride=[8, 1])  # y = x  # f.py:2 in f\n"
+    "| | +- NONE_MATCH: L['mask'] is None  # if mask is None:  # f.py:3 in f\n"
+    "| | +- EQUALS_MATCH: L['n'] == 3  # x * n  # f.py:6 in f\n"
+    "| | +- ID_MATCH: ___check_obj_id(L['m'], 1407)  # m  # f.py:7 in f\n"
+    "| +- LAMBDA_GUARD: 2 <= L['x'].size()[0]  # y = x  # f.py:2 in f\n"
+    "| +- LENGTH_CHECK: not L['args']  # f(*args)  # f.py:9 in f\n"
+)
+
+
+def test_trees_of_the_same_text_are_equal_and_hold_lists_of_their_own() -> None:
+    first, second = parse_guard_tree(TEXT), parse_guard_tree(TEXT + "# another compile\n")
+    assert first == second
+    assert first.tensors[0].sizes is not second.tensors[0].sizes
+    assert first.value_lines is not second.value_lines
+    assert [line.code for line in first.shape_lines] == [
+        "2 <= L['x'].size()[0]",
+        "len(L['args']) == 0",
+    ]
+    assert first.ints == {"L['n']": (3, "x * n  # f.py:6 in f")}
+    assert first.global_state == {"grad_mode": True}
+
+
+def test_a_shared_check_line_cannot_be_changed() -> None:
+    line = parse_guard_tree(TEXT).value_lines[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        line.code = "changed"  # type: ignore[misc]
+
+
+def test_a_full_memory_of_lines_starts_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = parse_guard_tree(TEXT)
+    monkeypatch.setattr(guard_tree, "_MAX_FACTS", 2)
+    monkeypatch.setattr(guard_tree, "_FACTS", {})
+    for _ in range(3):
+        assert parse_guard_tree(TEXT) == expected
+        assert len(guard_tree._FACTS) <= 2
