@@ -55,11 +55,23 @@ def code_object_of_current_frame() -> Any:
 
 
 def receiver_of_current_frame() -> Any:
-    """The ``self`` of the frame being compiled (a module's forward), or None."""
+    """The ``self`` of the frame being compiled (a module's forward), or None.
+
+    A decorator's wrapper (``wrapped_func(*args, **kwargs)``, as transformers puts around a
+    model's ``forward``) is called with the module first in ``args``: that one is returned.
+    Whether it is the callee's ``self`` the compile's callee says (``Callee.names``).
+    """
     from torch._dynamo.symbolic_convert import InstructionTranslator
 
     try:
-        f_locals = InstructionTranslator.current_tx().f_locals
+        tx = InstructionTranslator.current_tx()
+        f_locals = tx.f_locals
     except (AttributeError, IndexError, RuntimeError):
         return None
-    return f_locals.get("self") if isinstance(f_locals, dict) else None
+    if not isinstance(f_locals, dict):
+        return None
+    if "self" in f_locals:
+        return f_locals["self"]
+    varargs = signature_of(tx.f_code)["varargs"]
+    passed = f_locals.get(varargs) if varargs else None
+    return passed[0] if isinstance(passed, tuple) and passed else None

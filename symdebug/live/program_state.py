@@ -21,11 +21,13 @@ import torch
 
 from symdebug._torch.dispatch_state import dispatch_keys_seen, global_state_now
 from symdebug.queries.arguments import (
+    CLASS_PREFIX,
     DISPATCH_PREFIX,
     GLOBAL_PREFIX,
     OBJECT_PREFIX,
     RECEIVER,
     TENSOR_FACTS,
+    class_name,
 )
 from symdebug.queries.predict import READ_FROM, ProgramReader
 
@@ -38,6 +40,7 @@ _PREFIXES: dict[str, Callable[[Any], Any]] = {
     "len:": len,
     "ndim:": lambda value: value.dim(),
     OBJECT_PREFIX: lambda value: value,
+    CLASS_PREFIX: class_name,
     DISPATCH_PREFIX: dispatch_keys_seen,
     **TENSOR_FACTS,
     "": lambda value: value,  # a size, a flag, a setting: the value itself

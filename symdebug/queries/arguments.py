@@ -166,6 +166,8 @@ def bind(
     kwargs: Mapping[str, Any],
     known: Iterable[str] = (),
     defaults: Mapping[str, Any] | None = None,
+    *,
+    bound_first: bool = False,
 ) -> dict[str, Any]:
     """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``.
 
@@ -173,6 +175,8 @@ def bind(
     (``"self.chunk"``, ``"self.lin.weight"``, ``"L['self'].chunk"``) sets that source; ``known``
     (the sources the entries check) resolves the short spelling to torch's.  A parameter the
     call leaves out takes its value from ``defaults`` (its literal default), if there.
+    ``bound_first``: the frame is a decorator's wrapper around a method, so the module the
+    method is bound to comes first in ``*args`` (the call's own positional arguments after it).
     """
     names = list(signature.names)
     positional = names[: signature.positional]
@@ -183,7 +187,8 @@ def bind(
     values: dict[str, Any] = {}
     for name, value in zip(positional, args, strict=False):
         flatten(values, f"L[{name!r}]", value)
-    for index, value in enumerate(args[len(positional) :]):
+    skipped = int(bound_first and signature.varargs is not None)
+    for index, value in enumerate(args[len(positional) :], start=skipped):
         flatten(values, f"L[{signature.varargs!r}][{index}]", value)
     extra = 0
     for name, value in kwargs.items():
@@ -197,7 +202,7 @@ def bind(
     # How many the call passes through *args and **kwargs is a fact of the call too: a
     # wrapper compiled for f(x) checks len(args) == 1, which f(x=...) fails.
     if signature.varargs is not None:
-        values[f"len:L[{signature.varargs!r}]"] = max(0, len(args) - len(positional))
+        values[f"len:L[{signature.varargs!r}]"] = max(0, len(args) - len(positional)) + skipped
         values[f"{CLASS_PREFIX}L[{signature.varargs!r}]"] = "tuple"
     if signature.varkw is not None:
         values[f"len:L[{signature.varkw!r}]"] = extra
@@ -266,11 +271,23 @@ def missing_item(sources: Iterable[str], values: Mapping[str, Any]) -> str | Non
             continue  # a root (``L['x']``) and what is read of it: no item of a container
         item = source_base(source)
         while (found := _LAST_ITEM.match(item)) is not None:
-            container = found["container"]
-            if f"len:{container}" in values and identity_key(item) not in values:
+            container, key = found["container"], found["key"]
+            if _absent(item, f"len:{container}", key, values):
                 return item
             item = container
     return None
+
+
+def _absent(item: str, length: str, key: str, values: Mapping[str, Any]) -> bool:
+    """Whether a container the call passes (its length known) lacks ``item``.
+
+    A tuple's index below its length is there, whatever the call gave for it: a wrapper's
+    ``L['args'][0]`` is the module its method is bound to, known to the frame, not the call.
+    """
+    if length not in values or identity_key(item) in values:
+        return False
+    count = values[length]
+    return not (key.lstrip("-").isdigit() and isinstance(count, int) and -count <= int(key) < count)
 
 
 def source_for(name: str, known: Iterable[str], parameters: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 
 from symdebug.model.index import FactIndex
 from symdebug.model.readable import pretty_text, short_repr
-from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
+from symdebug.model.types import Compile, Facts, Frame, Guard, Signature, Specialization
 from symdebug.queries.arguments import (
     DISPATCH_PREFIX,
     GLOBAL_PREFIX,
@@ -48,6 +48,8 @@ Outcome = Literal["served", "recompile", "eager"]
 ProgramReader = Callable[[Sequence[str], Mapping[str, Any]], dict[str, Any]]
 #: The key of a call's values that names the module a live session read (no source).
 READ_FROM = "read from:"
+#: Where the module the state was read from sits in the frame, when not ``L['self']``.
+RECEIVER_AT = "receiver at:"
 #: ``Predictor.answers``: no entry serves and torch compiles again, or runs the call eagerly.
 RECOMPILE, EAGER = -1, -2
 
@@ -171,6 +173,21 @@ def entry_compiles(compiles: list[Compile]) -> list[Compile]:
     ]
 
 
+def receiver_root(signature: Signature | None, compile_: Compile) -> str:
+    """Where the frame holds the module a method is bound to.
+
+    ``L['self']``; or, in a decorator's wrapper (``wrapped_func(*args, **kwargs)`` around a
+    model's ``forward``), first in ``*args``, as the compile's callee names it.
+    """
+    if signature is None or signature.varargs is None or compile_.callee is None:
+        return RECEIVER
+    if "self" in signature.names:
+        return RECEIVER
+    varargs = signature.varargs
+    first = f"L[{varargs!r}][0]"
+    return first if compile_.callee.names.get(first) == "self" else RECEIVER
+
+
 class Predictor:
     """Entry models of one frame, built once, evaluated on one or many calls.
 
@@ -221,6 +238,7 @@ class Predictor:
         self.signature = first.signature or signature_from_source(
             first.filename, first.lineno, first.name
         )
+        self.receiver = receiver_root(self.signature, first)
         self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
         checked = {source.removeprefix(OBJECT_PREFIX) for source in self.known}
         defaults = defaults_from_source(first.filename, first.lineno, first.name)
@@ -229,7 +247,9 @@ class Predictor:
         #: Reads the module's state now (a live session), for the sources checked on it.
         self.program = program
         self.program_sources = [
-            s for s in self.known if RECEIVER in s or s.startswith((GLOBAL_PREFIX, DISPATCH_PREFIX))
+            s
+            for s in self.known
+            if self.receiver in s or s.startswith((GLOBAL_PREFIX, DISPATCH_PREFIX))
         ]
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -240,10 +260,20 @@ class Predictor:
                     f"the signature of {self.frame} is unknown here: pass keyword arguments"
                 )
             return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
-        bound = bind(self.signature, args, kwargs, self.known, self.defaults)
+        wrapped = self.receiver != RECEIVER
+        bound = bind(self.signature, args, kwargs, self.known, self.defaults, bound_first=wrapped)
         if self.program is None or not self.program_sources:
             return bound
-        return {**self.program(self.program_sources, bound), **bound}  # the call's own win
+        return {**self._read_program(bound), **bound}  # the call's own win
+
+    def _read_program(self, bound: Mapping[str, Any]) -> dict[str, Any]:
+        """The module's state now; a wrapper's receiver is asked for as ``L['self']``."""
+        if self.receiver == RECEIVER or self.program is None:
+            return self.program(self.program_sources, bound) if self.program else {}
+        asked = {s.replace(self.receiver, RECEIVER, 1): s for s in self.program_sources}
+        read = self.program(list(asked), bound)
+        found = {asked.get(source, source): value for source, value in read.items()}
+        return {**found, RECEIVER_AT: self.receiver}
 
     def predict(self, values: Mapping[str, Any]) -> Prediction:
         """One call: the serving entry, recompile or eager run, and each failing check.
@@ -464,10 +494,11 @@ _UNRECORDED_NOTE = "its guard is not recorded"
 
 def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
     live = READ_FROM in values
+    receiver = str(values.get(RECEIVER_AT, RECEIVER))
     given = [
         (source, value)
         for source, value in values.items()
-        if isinstance(value, _UNRECORDED) and _given(source, live=live)
+        if isinstance(value, _UNRECORDED) and _given(source, live=live, receiver=receiver)
     ]
     if not given:
         return []  # sizes and ints only: every one of them is guarded where it is read
@@ -475,12 +506,12 @@ def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str
     return [f"{s} == {v!r} ({_UNRECORDED_NOTE})" for s, v in given if s not in read]
 
 
-def _given(source: str, *, live: bool) -> bool:
+def _given(source: str, *, live: bool, receiver: str = RECEIVER) -> bool:
     """A value the call gives: no ``len:`` or ``ndim:`` fact of one.
 
     Nor, in a live session, the module's state it read for other entries' checks.
     """
-    return source.startswith(SOURCE_ROOTS) and not (live and source.startswith(RECEIVER))
+    return source.startswith(SOURCE_ROOTS) and not (live and source.startswith(receiver))
 
 
 def _passes(

@@ -179,3 +179,41 @@ def test_bert_with_and_without_its_mask_and_after_train_is_predicted_as_torch_do
             assert predicted.certain, str(predicted)
             call = functools.partial(compiled, **given)
             assert said == _outcome(session, call, frame), str(predicted)
+
+
+def tiny_llama() -> torch.nn.Module:
+    config = transformers.LlamaConfig(
+        vocab_size=100,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+    )
+    return transformers.LlamaForCausalLM(config).eval()
+
+
+def test_llama_behind_its_forward_decorator_is_predicted_as_torch_does() -> None:
+    """Llama's ``forward`` is wrapped by a decorator: Dynamo compiles ``wrapped_func(*args,
+    **kwargs)`` with the model first in ``args`` (``len(L['args']) == 1``, ``type(L['args'][0])
+    is LlamaForCausalLM``).  A keyword call passes no positional argument, yet ``args`` holds
+    the bound model: predictions counted it as missing and said "recompile" for sure where
+    torch served the call."""
+    torch.manual_seed(0)
+    model = tiny_llama()
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="aot_eager")
+        for batch, length in ((1, 8), (1, 12), (2, 16)):
+            compiled(input_ids=torch.randint(0, 100, (batch, length)), use_cache=False)
+        frame = session.compiles[0].name
+        assert session.compiles[0].callee.names["L['args'][0]"] == "self"
+        served = 0
+        for batch, length in ((1, 20), (3, 5), (2, 64), (1, 1), (1, 2)):
+            predicted = session.predict(input_ids=(batch, length), use_cache=False, frame=frame)
+            said = f"served {predicted.entry}" if predicted.entry else predicted.outcome
+            given = torch.randint(0, 100, (batch, length))
+            call = functools.partial(compiled, input_ids=given, use_cache=False)
+            assert said == _outcome(session, call, frame), str(predicted)
+            served += predicted.entry is not None
+        assert served == 4
