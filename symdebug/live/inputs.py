@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from symdebug.model.types import Signature, TensorMeta
+from symdebug.model.types import Compile, Signature, TensorMeta
 from symdebug.queries.arguments import is_shape
 
 _DTYPES = {str(v): v for v in vars(torch).values() if isinstance(v, torch.dtype)}
@@ -67,18 +67,23 @@ def build_call(
     args: Sequence[Any],
     kwargs: Mapping[str, Any],
     metas: Mapping[str, TensorMeta],
+    *,
+    bound_first: bool = False,
 ) -> tuple[list[Any], dict[str, Any]]:
-    """Real ``args, kwargs`` for a call given with shapes, named as the frame names them."""
+    """Real ``args, kwargs`` for a call given with shapes, named as the frame names them.
+
+    ``bound_first``: a decorator's wrapper around a method holds the module first in
+    ``*args``, so the call's positional arguments are recorded from its second item on.
+    """
     names = list(signature.names[: signature.positional]) if signature else []
     if names and names[0] == "self":
         names = names[1:]
     varargs = signature.varargs if signature else None
+    skipped = len(names) - int(bound_first)
     real_args = []
     for index, value in enumerate(args):
         base = (
-            f"L[{names[index]!r}]"
-            if index < len(names)
-            else f"L[{varargs!r}][{index - len(names)}]"
+            f"L[{names[index]!r}]" if index < len(names) else f"L[{varargs!r}][{index - skipped}]"
         )
         real_args.append(materialize(value, base, metas))
     known = set(signature.names) if signature else set(kwargs)
@@ -88,3 +93,21 @@ def build_call(
         for k, v in kwargs.items()
     }
     return real_args, real_kwargs
+
+
+def recorded_metas(compiles: Sequence[Compile]) -> dict[str, TensorMeta]:
+    """Each input's tensor as the frame's compiles recorded it, the newest one winning.
+
+    A wrapper's input is recorded where that call passed it (``L['args'][1]`` when given
+    by position, ``L['kwargs']['input_ids']`` by keyword): the callee's name for it spells
+    it both ways, so a call by keyword is built like an earlier call by position.
+    """
+    metas: dict[str, TensorMeta] = {}
+    for compile_ in compiles:
+        metas.update(compile_.tensors)
+        names = compile_.callee.names if compile_.callee is not None else {}
+        by_name = {name: metas[source] for source, name in names.items() if source in metas}
+        for source, name in names.items():
+            if source not in metas and name in by_name:
+                metas[source] = by_name[name]
+    return metas

@@ -18,7 +18,7 @@ import torch
 
 from symdebug._torch.compiled import original_callable
 from symdebug._torch.dynamo_cache import cache_lookups, miss_settings
-from symdebug.live.inputs import build_call
+from symdebug.live.inputs import build_call, recorded_metas
 from symdebug.live.program_state import program_reader
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Guard, Specialization
@@ -183,7 +183,13 @@ def rerun(
     if named:  # the call would read the module's own attributes, not the values given
         raise ValueError(f"rerun calls the real module: set {named} on it, then rerun without them")
     latest = predictor.compiles[-1]
-    real_args, real_kwargs = build_call(predictor.signature, args, kwargs, latest.tensors)
+    real_args, real_kwargs = build_call(
+        predictor.signature,
+        args,
+        kwargs,
+        recorded_metas(predictor.compiles),
+        bound_first=predictor.bound_first,
+    )
     with recorded_global_state(latest):  # the prediction is for the very call made below
         prediction = predictor.predict(predictor.values(real_args, real_kwargs))
     before = live.lookup_order(frame) or []

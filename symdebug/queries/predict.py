@@ -260,11 +260,17 @@ class Predictor:
                     f"the signature of {self.frame} is unknown here: pass keyword arguments"
                 )
             return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
-        wrapped = self.receiver != RECEIVER
-        bound = bind(self.signature, args, kwargs, self.known, self.defaults, bound_first=wrapped)
+        bound = bind(
+            self.signature, args, kwargs, self.known, self.defaults, bound_first=self.bound_first
+        )
         if self.program is None or not self.program_sources:
             return bound
         return {**self._read_program(bound), **bound}  # the call's own win
+
+    @property
+    def bound_first(self) -> bool:
+        """Whether the frame is a wrapper holding the module first in its ``*args``."""
+        return self.receiver != RECEIVER
 
     def _read_program(self, bound: Mapping[str, Any]) -> dict[str, Any]:
         """The module's state now; a wrapper's receiver is asked for as ``L['self']``."""

@@ -217,3 +217,8 @@ def test_llama_behind_its_forward_decorator_is_predicted_as_torch_does() -> None
             assert said == _outcome(session, call, frame), str(predicted)
             served += predicted.entry is not None
         assert served == 4
+        # Re-run by position what was compiled by keyword: ``input_ids`` is built as the
+        # integer tensor recorded under ``L['kwargs']``, and comes after the bound model.
+        result = session.rerun(compiled, (2, 30))
+        assert result.prediction_held and result.allclose, str(result)
+        assert result.recompiled  # a positional call fails ``len(L['args']) == 1``
