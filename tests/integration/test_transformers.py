@@ -4,11 +4,18 @@ that changing sequence length and batch size causes is explained."""
 from __future__ import annotations
 
 import functools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 import torch
 
 import symdebug
+from symdebug.tracefile import discover_trace_files
 
 transformers = pytest.importorskip("transformers")
 
@@ -222,3 +229,54 @@ def test_llama_behind_its_forward_decorator_is_predicted_as_torch_does() -> None
         result = session.rerun(compiled, (2, 30))
         assert result.prediction_held and result.allclose, str(result)
         assert result.recompiled  # a positional call fails ``len(L['args']) == 1``
+
+
+LOGGED_LLAMA = textwrap.dedent(
+    """
+    import json, sys, torch, transformers
+    from symdebug._torch.dynamo_cache import cache_lookups, cache_order
+    torch.compiler.config.force_disable_caches = True
+    config = transformers.LlamaConfig(
+        vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
+    )
+    torch.manual_seed(0)
+    model = transformers.LlamaForCausalLM(config).eval()
+    compiled = torch.compile(model, backend="aot_eager")
+    code = type(model).forward.__code__
+    served = {}
+    with torch.no_grad():
+        for batch, length in ((1, 8), (1, 12), (2, 16)):
+            compiled(input_ids=torch.randint(0, 100, (batch, length)), use_cache=False)
+        for batch, length in json.loads(sys.argv[1]):  # each served: the log gains no compile
+            with cache_lookups() as lookups:
+                compiled(input_ids=torch.randint(0, 100, (batch, length)), use_cache=False)
+            assert lookups and lookups[0], "the probe should be served"
+            served[f"{batch}x{length}"] = cache_order(code)[0]
+    print(json.dumps(served))
+    """
+)
+
+
+def test_llama_from_its_log_is_predicted_as_torch_served_it(tmp_path: Path) -> None:
+    """The same decorator-wrapped forward, read from a ``TORCH_TRACE`` log: the callee the
+    log names puts the model first in ``args``, so keyword calls are served, as torch did."""
+    probes = [(1, 20), (3, 5), (2, 10)]
+    env = {**os.environ, "TORCH_TRACE": str(tmp_path / "trace")}
+    done = subprocess.run(
+        [sys.executable, "-c", LOGGED_LLAMA, json.dumps(probes)],
+        env=env,
+        check=True,
+        timeout=600,
+        capture_output=True,
+        text=True,
+    )
+    served = json.loads(done.stdout.strip().splitlines()[-1])
+    (path,) = discover_trace_files(tmp_path / "trace")
+    session = symdebug.load_trace(path)
+    assert len(session.compiles) == 3
+    frame = session.compiles[0].name
+    for batch, length in probes:
+        predicted = session.predict(input_ids=(batch, length), use_cache=False, frame=frame)
+        assert predicted.entry == served[f"{batch}x{length}"], str(predicted)
+    assert session.predict(input_ids=(1, 1), use_cache=False, frame=frame).outcome == "recompile"
