@@ -173,6 +173,20 @@ def entry_compiles(compiles: list[Compile]) -> list[Compile]:
     ]
 
 
+def shared_code_condition(entries: list[Compile]) -> list[str]:
+    """When one code object serves several functions, which one a call reaches is unknown.
+
+    A decorator's wrapper (``wrapper(*args, **kwargs)``) is one code object for every
+    function it decorates, so torch keeps their entries in one cache and tries each on every
+    call; a call to one of them is bound as that one's arguments, which the sizes alone do
+    not tell.
+    """
+    served = sorted({c.callee.qualname for c in entries if c.callee and c.callee.qualname})
+    if len(served) < 2:
+        return []
+    return [f"the call reaches another of the functions this code serves ({', '.join(served)})"]
+
+
 def receiver_root(signature: Signature | None, compile_: Compile) -> str:
     """Where the frame holds the module a method is bound to.
 
@@ -232,6 +246,7 @@ class Predictor:
         if isinstance(frame, str):
             named = [c for c in facts.compiles if c.name == frame]
             self.state.notes += definition_note(named, self.compiles[0])
+        self.state.conditions += shared_code_condition(entries)
         self.compiles = entries or self.compiles
         first = self.compiles[0]
         self.frame = first.name

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import functools
 from typing import Any
 
 import pytest
@@ -456,3 +457,46 @@ def test_entries_compiled_before_the_capture_make_an_answer_they_precede_unsure(
         assert not older.certain and older.recompiles
         assert "compiled before this capture" in older.conditions[-1]
         assert actual(s, compiled, "double", torch.randn(2))[0] == "served"
+
+
+def _passed_through(fn: Any) -> Any:
+    """A decorator as libraries write them: one ``wrapper`` code object for every function."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@_passed_through
+def _doubled_or_summed(x: torch.Tensor) -> torch.Tensor:
+    return x * 2 if x.shape[0] > 4 else x.sum(0)
+
+
+class _Decorated(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    @_passed_through
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lin(x)
+
+
+def test_one_decorator_code_serving_two_functions_leaves_the_answer_unsure(tally: Tally) -> None:
+    """Torch keeps the entries of every function a decorator wraps in the one cache of its
+    ``wrapper`` code, and a call reaches one of them: a function's ``x`` is ``args[0]``, a
+    method's is ``args[1]``.  Which one a call given by its sizes reaches is not known."""
+    function = torch.compile(_doubled_or_summed, backend="eager")
+    module = torch.compile(_Decorated(), backend="eager")
+    with symdebug.capture() as s:
+        for rows in (3, 8):
+            function(torch.randn(rows, 4))
+        alone, truth = tally.probe(s, function, (torch.randn(5, 4),), (5, 4), frame="wrapper")
+        assert alone.certain and held(alone, truth)
+        module(torch.randn(3, 4))
+        for compiled in (function, module):
+            shared, truth = tally.probe(s, compiled, (torch.randn(6, 4),), (6, 4), frame="wrapper")
+            assert not shared.certain, str(shared)
+            assert "_Decorated.forward, _doubled_or_summed" in str(shared)
