@@ -7,11 +7,12 @@ import dataclasses
 import linecache
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import torch
 
-from symdebug.model.types import Signature
+from symdebug.model.types import Compile, Signature
 
 #: A tensor given by its shape: ``(17, 64)`` or ``torch.Size([17, 64])``.
 Shape = tuple[int, ...]
@@ -93,10 +94,25 @@ def identity_key(source: str) -> str:
     return OBJECT_PREFIX + source
 
 
-def is_call_argument(source: str) -> bool:
-    """Whether a source (or its ``object:`` key) is something a call passes, not the module."""
+def is_call_argument(source: str, receiver: str = RECEIVER) -> bool:
+    """Whether a source (or its ``object:`` key) is something a call passes, not the module.
+
+    ``receiver``: where the frame holds the module (see :func:`receiver_of`).
+    """
     source = source.split(":", 1)[1] if source.startswith(FACT_PREFIXES) else source
-    return source.startswith("L[") and not source.startswith(RECEIVER)
+    return source.startswith("L[") and not source.startswith(receiver)
+
+
+def receiver_of(compile_: Compile) -> str:
+    """Where a compiled frame holds the module its method is bound to: ``L['self']``.
+
+    Or, in a decorator's wrapper around a method (``wrapped_func(*args, **kwargs)``, as
+    transformers puts around a model's ``forward``), first in ``*args``: ``L['args'][0]``,
+    as the compile's callee names it.
+    """
+    names = compile_.callee.names if compile_.callee is not None else {}
+    bound = (s for s, name in names.items() if name == "self" and s.endswith("][0]"))
+    return next(bound, RECEIVER)
 
 
 class GivenByShape:
@@ -321,10 +337,21 @@ def _definition(filename: str, lineno: int, name: str) -> ast.arguments | None:
     return None
 
 
+@lru_cache(maxsize=256)
 def signature_from_source(filename: str, lineno: int, name: str) -> Signature | None:
-    """Read a frame's signature from its source file (for sessions loaded from logs)."""
+    """Read a frame's signature from its source file (for sessions loaded from logs).
+
+    Remembered: every entry of a frame asks (read only, like the recorded one).
+    """
     arguments = _definition(filename, lineno, name)
     return _signature(arguments) if arguments is not None else None
+
+
+def frame_signature(compile_: Compile) -> Signature | None:
+    """The compiled frame's parameters: as recorded live, else from its source file."""
+    if compile_.signature is not None:
+        return compile_.signature
+    return signature_from_source(compile_.filename, compile_.lineno, compile_.name)
 
 
 def defaults_from_source(filename: str, lineno: int, name: str) -> dict[str, Any]:

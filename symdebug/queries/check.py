@@ -47,6 +47,8 @@ class Check:
     assumption: str | None = None
     #: What a failure shows of the values read (those that differ); None: every one.
     shown: Callable[[Values], dict[str, Any]] | None = None
+    #: Where the frame holds the module (``L['args'][0]`` in a decorator's wrapper).
+    receiver: str = RECEIVER
 
     @property
     def taken_as_recorded(self) -> bool:
@@ -63,7 +65,9 @@ class Check:
         """
         if self.program:
             return True
-        if self.kind in ("identity", "value") and any(map(is_call_argument, self.sources)):
+        if self.kind in ("identity", "value") and any(
+            is_call_argument(source, self.receiver) for source in self.sources
+        ):
             return False  # which object, or value, a call passes is a fact of the call
         if self.kind == "identity" or " is " in self.text:
             return True
@@ -89,7 +93,8 @@ class Check:
         if read_in is None or library_of(read_in) is None:
             return False
         return bool(self.sources) and all(
-            _module_setting(source, own=self.library_frame) or _global(source)
+            _module_setting(source, own=self.library_frame, receiver=self.receiver)
+            or _global(source)
             for source in self.sources
         )
 
@@ -99,19 +104,18 @@ def _global(source: str) -> bool:
     return source.removeprefix("len:").removeprefix(OBJECT_PREFIX).startswith("G[")
 
 
-def _module_setting(source: str, *, own: bool) -> bool:
+def _module_setting(source: str, *, own: bool, receiver: str = RECEIVER) -> bool:
     """Whether a source is a module's setting, never a size.
 
     A submodule's (``len(L['self']._modules['c1'].stride)``), or, when ``own`` (the frame
     is a library's), the module's own (``L['self'].config.n_layer``).
     """
     read = source.removeprefix("len:").removeprefix(OBJECT_PREFIX)
-    if not read.startswith(RECEIVER) or Source(read).is_size:
+    if not read.startswith(receiver) or Source(read).is_size:
         return False
-    return read.startswith(_SUBMODULE) or (own and len(read) > len(RECEIVER))
+    return read.startswith(f"{receiver}._modules[") or (own and len(read) > len(receiver))
 
 
-_SUBMODULE = f"{RECEIVER}._modules["
 #: Parts of a source that reach into code, not data (Dynamo guards them as ``ID_MATCH``,
 #: ``EQUALS_MATCH`` on ``__defaults__``, ``len(...__defaults__)``).
 PROGRAM_PARTS = (

@@ -19,6 +19,7 @@ from symdebug.model.reasons import Reason, parse_reason
 from symdebug.model.types import Compile, Guard, Specialization
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.recompiles import guard_for_reason
+from symdebug.queries.arguments import receiver_of
 from symdebug.queries.check import Check
 from symdebug.queries.check_eval import (
     Evaluator,
@@ -194,6 +195,7 @@ def entry_model(index: FactIndex, compile_: Compile) -> EntryModel:
     model.checks += tensor_checks(compile_) + global_state_checks(compile_)
     defined_in = compile_.callee.filename if compile_.callee else None
     library = library_of(defined_in or compile_.filename) not in (None, "torch")
+    receiver = receiver_of(compile_)
     for check in model.checks:
-        check.library_frame = library
+        check.library_frame, check.receiver = library, receiver
     return model

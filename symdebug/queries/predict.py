@@ -20,7 +20,7 @@ import numpy as np
 
 from symdebug.model.index import FactIndex
 from symdebug.model.readable import pretty_text, short_repr
-from symdebug.model.types import Compile, Facts, Frame, Guard, Signature, Specialization
+from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import (
     DISPATCH_PREFIX,
     GLOBAL_PREFIX,
@@ -30,6 +30,7 @@ from symdebug.queries.arguments import (
     bind,
     defaults_from_source,
     missing_item,
+    receiver_of,
     short_name,
     signature_from_source,
     source_base,
@@ -187,21 +188,6 @@ def shared_code_condition(entries: list[Compile]) -> list[str]:
     return [f"the call reaches another of the functions this code serves ({', '.join(served)})"]
 
 
-def receiver_root(signature: Signature | None, compile_: Compile) -> str:
-    """Where the frame holds the module a method is bound to.
-
-    ``L['self']``; or, in a decorator's wrapper (``wrapped_func(*args, **kwargs)`` around a
-    model's ``forward``), first in ``*args``, as the compile's callee names it.
-    """
-    if signature is None or signature.varargs is None or compile_.callee is None:
-        return RECEIVER
-    if "self" in signature.names:
-        return RECEIVER
-    varargs = signature.varargs
-    first = f"L[{varargs!r}][0]"
-    return first if compile_.callee.names.get(first) == "self" else RECEIVER
-
-
 class Predictor:
     """Entry models of one frame, built once, evaluated on one or many calls.
 
@@ -253,7 +239,7 @@ class Predictor:
         self.signature = first.signature or signature_from_source(
             first.filename, first.lineno, first.name
         )
-        self.receiver = receiver_root(self.signature, first)
+        self.receiver = receiver_of(first)
         self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
         checked = {source.removeprefix(OBJECT_PREFIX) for source in self.known}
         defaults = defaults_from_source(first.filename, first.lineno, first.name)

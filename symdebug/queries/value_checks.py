@@ -18,7 +18,14 @@ import numpy as np
 
 from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Compile
-from symdebug.queries.arguments import CLASS_PREFIX, GivenByShape, identity_key
+from symdebug.queries.arguments import (
+    CLASS_PREFIX,
+    RECEIVER,
+    GivenByShape,
+    frame_signature,
+    identity_key,
+    receiver_of,
+)
 from symdebug.queries.check import PROGRAM_PARTS, Check
 from symdebug.queries.check_eval import Evaluator, Values, equals_column, equals_one
 
@@ -212,7 +219,7 @@ _ROOT_NAME = re.compile(r"(?<![\w\]])L\[(?P<quote>['\"])(?P<name>\w+)(?P=quote)\
 def _of_another_frame(code: str, compile_: Compile) -> bool:
     """A local that is no parameter (a wrapper's free variable, ``L['func']``)."""
     root = _ROOT_NAME.search(code)
-    signature = compile_.signature
+    signature = frame_signature(compile_)
     if root is None or root["name"] == "self" or signature is None:
         return False
     return root["name"] not in (*signature.names, signature.varargs, signature.varkw)
@@ -227,7 +234,10 @@ def _of_the_call(code: str, compile_: Compile) -> bool:
     root = _ROOT_NAME.search(code)
     if root is None or root["name"] == "self" or any(p in code for p in PROGRAM_PARTS):
         return False
-    signature = compile_.signature
+    receiver = receiver_of(compile_)
+    if receiver != RECEIVER and code.startswith(receiver, root.start()):
+        return False  # a wrapper's module, read as ``L['self']`` would be
+    signature = frame_signature(compile_)
     if signature is None:
         return True
     return root["name"] in (*signature.names, signature.varargs, signature.varkw)

@@ -222,6 +222,7 @@ def test_llama_behind_its_forward_decorator_is_predicted_as_torch_does() -> None
             given = torch.randint(0, 100, (batch, length))
             call = functools.partial(compiled, input_ids=given, use_cache=False)
             assert said == _outcome(session, call, frame), str(predicted)
+            assert predicted.certain, str(predicted)  # the model's state, read through args[0]
             served += predicted.entry is not None
         assert served == 4
         # Re-run by position what was compiled by keyword: ``input_ids`` is built as the
@@ -279,4 +280,5 @@ def test_llama_from_its_log_is_predicted_as_torch_served_it(tmp_path: Path) -> N
     for batch, length in probes:
         predicted = session.predict(input_ids=(batch, length), use_cache=False, frame=frame)
         assert predicted.entry == served[f"{batch}x{length}"], str(predicted)
+        assert predicted.certain, str(predicted)  # the model's and the wrapper's, as recorded
     assert session.predict(input_ids=(1, 1), use_cache=False, frame=frame).outcome == "recompile"
