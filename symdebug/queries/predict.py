@@ -29,10 +29,10 @@ from symdebug.queries.arguments import (
     GivenByShape,
     bind,
     defaults_from_source,
+    frame_signature,
     missing_item,
     receiver_of,
     short_name,
-    signature_from_source,
     source_base,
 )
 from symdebug.queries.check import Check
@@ -236,9 +236,7 @@ class Predictor:
         self.compiles = entries or self.compiles
         first = self.compiles[0]
         self.frame = first.name
-        self.signature = first.signature or signature_from_source(
-            first.filename, first.lineno, first.name
-        )
+        self.signature = frame_signature(first)
         self.receiver = receiver_of(first)
         self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
         checked = {source.removeprefix(OBJECT_PREFIX) for source in self.known}
@@ -266,19 +264,19 @@ class Predictor:
         )
         if self.program is None or not self.program_sources:
             return bound
-        return {**self._read_program(bound), **bound}  # the call's own win
+        return {**self._read_program(self.program, bound), **bound}  # the call's own win
 
     @property
     def bound_first(self) -> bool:
         """Whether the frame is a wrapper holding the module first in its ``*args``."""
         return self.receiver != RECEIVER
 
-    def _read_program(self, bound: Mapping[str, Any]) -> dict[str, Any]:
+    def _read_program(self, program: ProgramReader, bound: Mapping[str, Any]) -> dict[str, Any]:
         """The module's state now; a wrapper's receiver is asked for as ``L['self']``."""
-        if self.receiver == RECEIVER or self.program is None:
-            return self.program(self.program_sources, bound) if self.program else {}
+        if not self.bound_first:
+            return program(self.program_sources, bound)
         asked = {s.replace(self.receiver, RECEIVER, 1): s for s in self.program_sources}
-        read = self.program(list(asked), bound)
+        read = program(list(asked), bound)
         found = {asked.get(source, source): value for source, value in read.items()}
         return {**found, RECEIVER_AT: self.receiver}
 
