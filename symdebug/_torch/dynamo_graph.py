@@ -58,8 +58,8 @@ def receiver_of_current_frame() -> Any:
     """The ``self`` of the frame being compiled (a module's forward), or None.
 
     A decorator's wrapper (``wrapped_func(*args, **kwargs)``, as transformers puts around a
-    model's ``forward``) is called with the module first in ``args``: that one is returned.
-    Whether it is the callee's ``self`` the compile's callee says (``Callee.names``).
+    model's ``forward``) is called with the module first in ``args``: that one is returned
+    when the callee names it ``self`` (never a function's first argument).
     """
     from torch._dynamo.symbolic_convert import InstructionTranslator
 
@@ -74,4 +74,7 @@ def receiver_of_current_frame() -> Any:
         return f_locals["self"]
     varargs = signature_of(tx.f_code)["varargs"]
     passed = f_locals.get(varargs) if varargs else None
-    return passed[0] if isinstance(passed, tuple) and passed else None
+    if not isinstance(passed, tuple) or not passed:
+        return None
+    names = callee_of(tx.f_code, f_locals).get("names", {})
+    return passed[0] if names.get(f"L[{varargs!r}][0]") == "self" else None

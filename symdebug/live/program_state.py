@@ -56,7 +56,8 @@ def receiver_of_frame(live: LiveCapture, frame: str | int | None) -> Any:
     """
     from symdebug.queries.predict import frame_compiles
 
-    found = {id(obj): obj for c in frame_compiles(live.facts(), frame) if (obj := _of(live, c))}
+    compiles = frame_compiles(live.facts(), frame)
+    found = {id(obj): obj for c in compiles if (obj := _of(live, c)) is not None}
     return next(iter(found.values())) if len(found) == 1 else None
 
 

@@ -500,3 +500,18 @@ def test_one_decorator_code_serving_two_functions_leaves_the_answer_unsure(tally
             shared, truth = tally.probe(s, compiled, (torch.randn(6, 4),), (6, 4), frame="wrapper")
             assert not shared.certain, str(shared)
             assert "_Decorated.forward, _doubled_or_summed" in str(shared)
+
+
+def test_a_decorated_function_s_first_argument_is_no_module_to_read(tally: Tally) -> None:
+    """A function's wrapper holds its ``x`` first in ``args``, as a method's holds the module:
+    only what the callee names ``self`` is read as the module (a tensor once raised here)."""
+    function = torch.compile(_doubled_or_summed, backend="eager")
+    kept = torch.randn(8, 4)  # alive while predicting, as a user's tensor is
+    with symdebug.capture() as s:
+        function(kept)
+        function(torch.randn(3, 4))
+        for rows in (8, 2):
+            prediction, truth = tally.probe(
+                s, function, (torch.randn(rows, 4),), (rows, 4), frame="wrapper"
+            )
+            assert prediction.certain and held(prediction, truth), str(prediction)
