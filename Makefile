@@ -73,6 +73,7 @@ lint: setup
 
 bench: setup
 	$(PY) benchmarks/bench_capture.py
+	$(PY) benchmarks/bench_capture_share.py
 	$(PY) benchmarks/bench_predict.py
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_build.py

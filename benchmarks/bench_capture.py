@@ -14,6 +14,8 @@ and how much each mode's peak RSS grew while compiling:
 
 Compile caches are off in every mode (capture turns them off), so only the hook differs.
 Both ``aot_eager`` and Inductor (C++ on a CPU) are measured; ``BENCH_BACKENDS`` picks.
+Run to run, one compile's time varies more than the 5 % target; ``bench_capture_share.py``
+measures the capture's extra work inside the run that pays it.
 """
 
 from __future__ import annotations

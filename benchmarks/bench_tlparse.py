@@ -85,7 +85,7 @@ def main() -> None:
     if not Path(tlparse).exists():
         print("symdebug vs tlparse: tlparse is not installed (pip install tlparse); skipped")
         return
-    graphs = [int(g) for g in os.environ.get("BENCH_GRAPHS", "20,90").split(",")]
+    graphs = [int(g) for g in os.environ.get("BENCH_GRAPHS", "20,90,270").split(",")]
     compileall.compile_dir(ROOT / "symdebug", quiet=1)  # as an installed wheel has it
     print(f"symdebug report vs tlparse (median of {ROUNDS}, interleaved; targets <= 0.25x CPU")
     print("  on 5 and 24 MB, <= 0.15x on 72 MB; bytes <= 0.05x)")
