@@ -8,11 +8,12 @@ hand, the chain from each recompile's failed check to its user line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symdebug.model.index import FactIndex
-from symdebug.model.names import input_names, sources_named
+from symdebug.model.names import input_names, sources_named, user_name
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.reasons import first_reason_line
@@ -27,6 +28,7 @@ from symdebug.model.types import (
     SourceExplanation,
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
+from symdebug.processors.fix_code import python_expression
 from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
 from symdebug.queries.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
@@ -69,6 +71,9 @@ class Explanation:
     #: another function, an earlier generation), one labelled line each, kept apart from
     #: ``recompiles`` and ``history``, which are about the frame of ``compile_id`` only.
     other_frames: list[str] = field(default_factory=list)
+    #: Each of ``guards`` as Python in the user's names (``x.shape[0] * y.shape[0] != 18``
+    #: for ``Ne(s17*s77, 18)``), ``""`` for one without such a form (an unbacked ``u0``).
+    guard_texts: list[str] = field(default_factory=list)
 
     @property
     def fx_node(self) -> str | None:
@@ -85,12 +90,15 @@ class Explanation:
 
     def __str__(self) -> str:
         value = f" = {self.value}" if self.value is not None else ""
-        said = f"{self.user_name} ({self.source})" if self.user_name else self.source
+        name = self.user_name or self.source.shape
+        said = f"{name} ({self.source})" if name != self.source else self.source
         lines = [f"{said} is {self.state}{value} in compile {self.compile_id}"]
         if self.cause and self.state != "dynamic":
             lines.append(f"  cause: {self.cause}")
+        texts = self.guard_texts or [""] * len(self.guards)
         lines += [
-            f"  guard: {g.expr}  [{g.status}, {g.phase}]" for g in self.guards[:MAX_GUARDS_SHOWN]
+            f"  guard: {_guard_said(g, text)}  [{g.status}, {g.phase}]"
+            for g, text in zip(self.guards[:MAX_GUARDS_SHOWN], texts, strict=False)
         ]
         label = "first used at" if self.state == "dynamic" else "user line"
         lines.append(f"  {label}: {_where(self.user_frame)}")
@@ -114,6 +122,29 @@ class Explanation:
         return "\n".join(lines)
 
 
+def _guard_said(guard: Guard, python: str) -> str:
+    """The guard in the user's names, with torch's text beside it to match torch's logs."""
+    return f"{python}  (torch: {guard.expr})" if python and python != guard.expr else guard.expr
+
+
+def guard_text(guard: Guard, names: Mapping[str, str]) -> str:
+    """A guard as Python in the user's names, or ``""`` where some symbol has no such name.
+
+    ``names`` maps a wrapper frame's inputs to the user's (``{"L['args'][0]": "x"}``).
+    """
+    if not guard.symbols or len(guard.symbols) != len(guard.sources):
+        return ""
+    spelled = {
+        sym: user_name(src, names) for sym, src in zip(guard.symbols, guard.sources, strict=True)
+    }
+    python = python_expression(guard.expr, spelled) or ""
+    return "" if any(mark in python for mark in _INTERNAL) else python
+
+
+#: What only Dynamo's own names hold: such a guard keeps torch's text.
+_INTERNAL = ("___", "L[", "G[")
+
+
 def _where(frame: Frame | None) -> str:
     if frame is None:
         return "(no user frame: the compiler raised it)"
@@ -135,8 +166,28 @@ def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Sourc
         stripped = [src for src in known if src.endswith(suffix)]
     if stripped:
         return stripped[0]
-    listing = ", ".join(known[:20]) or "none (nothing was compiled)"
+    dims = _explained_dims(index, name) if dim is None else []
+    if len(dims) == 1:
+        return dims[0]
+    if dims:
+        choices = ", ".join(f"why({name!r}, {d.dim}) for {d.shape}" for d in dims)
+        raise KeyError(f"{name!r} has {len(dims)} explained dimensions; ask for one: {choices}")
+    listing = ", ".join(src.shape for src in known[:20]) or "none (nothing was compiled)"
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
+
+
+def _explained_dims(index: FactIndex, name: str) -> list[Source]:
+    """The explained sizes of the tensor ``name`` (by parameter name or Dynamo's source)."""
+    tensors = {name, f"L['{name}']", *_renamed(index, name, None)}
+    found = [e.source for e in index.facts.explanations if e.source.is_size]
+    return sorted(
+        (
+            src
+            for src in found
+            if src.tensor in tensors or src.same_input(f"{name}.size()[{src.dim}]")
+        ),
+        key=lambda src: src.dim or 0,
+    )
 
 
 def _renamed(index: FactIndex, name: str, dim: int | None) -> list[str]:
@@ -245,6 +296,7 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
     key = frame_key(compile_) if compile_ is not None else None
     recompiles = [index.recompile[c] for c in stored.recompiles if c in index.recompile]
     history = _history(index, stored.source)
+    names = input_names([compile_]) if compile_ is not None else {}
     return Explanation(
         source=stored.source,
         state=stored.state,
@@ -262,6 +314,7 @@ def explanation_of(index: FactIndex, stored: SourceExplanation) -> Explanation:
         user_name=stored.user_name,
         data_dependent=[s.text for s in stored.steps if s.text.startswith(DATA_DEPENDENT)],
         other_frames=_other_frames(index, compile_, index.recompiles_for(stored.source), history),
+        guard_texts=[guard_text(g, names) for g in stored.guards],
     )
 
 

@@ -182,7 +182,7 @@ def test_offline_traces() -> None:
     assert "rank 1: 2 compiles, recompiles ['static_by_default']" in ranks
     assert "batch: dynamic = 7" in ranks
     rank1 = shown(notebook, 'traces[1].why("batch", 0)')
-    assert "L['batch'].size()[0] is dynamic = 7 in compile 0/1" in rank1
+    assert "batch.shape[0] (L['batch'].size()[0]) is dynamic = 7 in compile 0/1" in rank1
     assert "0/0: tensor 'batch' size mismatch at index 0. expected 32, actual 7" in rank1
     assert "guards caused by op_requirement (1)" in rank1  # mse_loss: batch == target rows
     prediction = shown(notebook, "traces[0].predict(")

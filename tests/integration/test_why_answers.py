@@ -1,0 +1,51 @@
+"""``why`` from a real compile: guards in the user's names, and a tensor asked without its dim."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import symdebug
+
+
+def sized(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    if x.shape[0] * y.shape[0] == 18:
+        return x.sum() + 1
+    return x.sum() + y[: x.shape[0] + 1].sum()
+
+
+def rows(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def test_guards_read_in_the_user_names_with_torch_text_beside() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(sized, backend="eager")
+        for n in (6, 8, 10):
+            compiled(torch.randn(n, 4), torch.randn(n - 3))
+    text = str(s.why("x", 0))
+    assert text.startswith("x.shape[0] (L['x'].size()[0]) is dynamic = 8 in compile 0/1")
+    guards = [line.strip() for line in text.splitlines() if line.strip().startswith("guard: ")]
+    products = [g for g in guards if "!= 18" in g]
+    assert len(products) == 1, guards
+    python, torch_text = products[0][len("guard: ") :].split("  (torch: ")
+    assert sorted(python.split(" != ")[0].split(" * ")) == ["x.shape[0]", "y.shape[0]"]
+    assert torch_text.startswith("Ne(") and "s" in torch_text
+    assert all(
+        "Eq(" not in g.split("  (torch:")[0] and "Ne(" not in g.split("  (torch:")[0]
+        for g in guards
+    )
+
+
+def test_a_tensor_asked_without_its_dim() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(rows, backend="eager")
+        for n in (4, 5):
+            compiled(torch.randn(n))
+    assert s.why("x").source == "L['x'].size()[0]"  # a 1-d tensor: its one dim
+    with symdebug.capture() as two:
+        compiled = torch.compile(sized, backend="eager")
+        for n in (6, 8, 10):
+            compiled(torch.randn(n, n), torch.randn(n - 3))
+    with pytest.raises(KeyError, match=r"why\('x', 0\) for x.shape\[0\], why\('x', 1\)"):
+        two.why("x")
