@@ -189,6 +189,10 @@ class Search:
         self.tried.append(Trial(settings, run, not why_not, why_not))
         return self.tried[-1]
 
+    def replayed(self, settings: dict[str, Any]) -> bool:
+        """Whether these settings (or the unchanged run's) were replayed already."""
+        return not settings or any(t.settings == settings for t in self.tried)
+
     @property
     def left(self) -> int:
         """Replays the budget still allows."""
@@ -217,8 +221,8 @@ def _combine(search: Search, ranked: list[Trial]) -> Trial | None:
     best = ranked[0]
     for other in ranked[1:]:
         combined = merged(best.settings, other.settings)
-        if combined is None or combined == best.settings or search.left <= 0:
-            continue
+        if combined is None or search.left <= 0 or search.replayed(combined):
+            continue  # a replayed combination (a fix's own pair of settings) counts as it was
         trial = search.trial(combined, best.replay.total)
         best = trial if trial.better else best
     return best

@@ -35,9 +35,16 @@ def settings_key(settings: dict[str, Any]) -> str:
 
 
 def verdicts_of(plan: FixPlan) -> Verdicts:
-    """What each candidate replayed alone (or combined) measured against the unchanged run."""
+    """What each candidate replayed alone (or combined) measured against the unchanged run.
+
+    Candidates alone are replayed first and judged against the unchanged run; a later
+    combination with the same settings (judged against the best so far) never overrides it.
+    """
     baseline = Replay({}, compiles=plan.before, errors=plan.errors_before)
-    return {settings_key(t.settings): (t.better, effect(baseline, t)) for t in plan.tried}
+    verdicts: Verdicts = {}
+    for trial in plan.tried:
+        verdicts.setdefault(settings_key(trial.settings), (trial.better, effect(baseline, trial)))
+    return verdicts
 
 
 def apply_verdicts(facts: Facts, verdicts: Verdicts) -> int:

@@ -211,7 +211,10 @@ def _recompile_source(recompile: Recompile) -> Source | None:
     if recompile.reasons:  # a bound no guard set (``2 <= x.size()[0]``)
         bounds = parse_range(reason_check(recompile.reasons[0]))
         if bounds is not None:
-            return Source(bounds[0])
+            # torch words checks without the local scope; settings must name Dynamo's
+            # source (``dynamic_sources = "L['x']:0"``, not ``"x:0"``, which matches nothing)
+            full = [s for s in recompile.sources if s.same_input(bounds[0])]
+            return full[0] if full else None
     return recompile.sources[0] if recompile.sources else None
 
 

@@ -17,6 +17,7 @@ from programs import PROGRAMS, program
 
 import symdebug
 from symdebug.live.fix_plan import FixPlan
+from symdebug.live.verify import all_fixes
 from symdebug.scripts import run_script
 
 DYNAMIC = "torch.compiler.config.dynamic_sources"
@@ -197,3 +198,25 @@ def test_a_cache_whose_keys_and_values_grow_together() -> None:
     assert first.verified is True and "(keys.shape[1], values.shape[1])" in first.explanation
     assert_verified(plan)
     assert_reproduced("kv_cache", plan)
+
+
+def test_a_fix_is_judged_by_its_own_replay_against_the_unchanged_run() -> None:
+    """A fix's settings name Dynamo's sources (``L['x']:0``, never torch's check text ``x:0``,
+    which matches nothing), and a combination replayed later never overrides its verdict."""
+    plan, session = planned("one_row_branch")
+    assert plan.before == {"squeeze_or_sum (one_row_branch.py:6)": 3}
+    assert_verified(plan)
+    named = [
+        item.split(":")[0]
+        for fix in all_fixes(session.facts)
+        for name in (DYNAMIC, "torch.compiler.config.unbacked_sources")
+        for item in str(fix.settings.get(name, "")).split(",")
+        if item
+    ]
+    assert named and all(item.startswith("L['") for item in named), named
+    pair = {"torch.fx.experimental._config.backed_size_oblivious": True, DYNAMIC: "L['x']:0"}
+    both = [f for f in all_fixes(session.facts) if f.settings == pair]
+    assert both and all(f.verified is True and f.effect == "3 -> 2 compiles" for f in both)
+    keys = [repr(sorted(t.settings.items())) for t in plan.tried]
+    assert len(keys) == len(set(keys))  # no settings replayed twice
+    assert_reproduced("one_row_branch", plan)
