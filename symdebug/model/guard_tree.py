@@ -60,8 +60,9 @@ _TYPE_MATCH = re.compile(
 )
 _TYPE_LITERAL = "TYPE_MATCH: ___check_type_id(L["
 _MODULE_TYPE = "TYPE_MATCH: ___check_type_id(L['self']"
-#: A lambda guard holding one of these is not a shape guard.
-_NOT_SHAPE = ("___", "utils_device", "torch._functorch", "__check")
+#: A lambda guard holding one of these is not a shape guard: Dynamo's helpers
+#: (``___check_obj_id``, ``___dict_contains``), not a resume frame's local ``L['___stack0']``.
+_NOT_SHAPE = re.compile(r"(?<!\[')___|utils_device|torch\._functorch|__check")
 # The literal part each pattern needs: a line without it cannot match, so it is not searched.
 _GLOBAL_LITERAL = "GLOBAL_STATE:"
 _MARKED_LITERAL = "_indices', set()).issubset({"
@@ -169,7 +170,7 @@ LineFact = tuple[str, Any]
 
 def _lambda(match: re.Match[str]) -> LineFact | None:
     code = match["code"].strip()
-    if any(part in code for part in _NOT_SHAPE):
+    if _NOT_SHAPE.search(code) is not None:
         return None
     return ("shape", ShapeLine(code, (match["note"] or "").strip()))
 

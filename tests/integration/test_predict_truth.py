@@ -515,3 +515,27 @@ def test_a_decorated_function_s_first_argument_is_no_module_to_read(tally: Tally
                 s, function, (torch.randn(rows, 4),), (rows, 4), frame="wrapper"
             )
             assert prediction.certain and held(prediction, truth), str(prediction)
+
+
+def pick(scores: torch.Tensor, k_t: torch.Tensor) -> torch.Tensor:
+    probs = scores.softmax(-1)
+    k = k_t.item()  # a graph break: the resume frame receives k on its stack (``___stack0``)
+    return probs.topk(k, dim=-1).values.sum(-1)
+
+
+def test_an_int_on_a_resume_frames_stack_is_checked() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(pick, backend="aot_eager")
+        for n, k in [(8, 2), (8, 3), (10, 3)]:
+            compiled(torch.randn(4, n), torch.tensor(k))
+        resume = next(c.name for c in s.compiles if c.name.startswith("torch_dynamo_resume"))
+        unsure = s.predict(frame=resume, probs=(4, 10))
+        assert not unsure.certain and "L['___stack0']" in str(unsure)
+        for k in (3, 1, 100):  # 2 <= k <= probs.shape[1] holds, fails below, fails above
+            prediction = s.predict(frame=resume, probs=(4, 10), ___stack0=k)
+            before = {c.compile_id for c in s.compiles}
+            with contextlib.suppress(RuntimeError):  # topk of 100 of 10 raises
+                compiled(torch.randn(4, 10), torch.tensor(k))
+            new = [c for c in s.compiles if c.compile_id not in before and c.name == resume]
+            assert prediction.certain
+            assert prediction.recompiles == bool(new), (k, str(prediction))
