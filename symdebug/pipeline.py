@@ -35,6 +35,7 @@ from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.cells import alias_files
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.export_fixes import suggest_export_fixes
+from symdebug.processors.failures import settle_failed_breaks
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks
@@ -123,6 +124,12 @@ ENRICHING: tuple[Pass, ...] = (
         " guards.sources",
         writes="specializations.fix specializations.fixes symbols.fix symbols.fixes"
         " guards.fix guards.fixes",
+    ),
+    _pass(
+        "failed compiles that raised",
+        settle_failed_breaks,
+        reads="compiles.status compiles.fail_type",
+        writes="graph_breaks.skipped graph_breaks.failed",
     ),
     _pass(
         "graph breaks",

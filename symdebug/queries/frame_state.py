@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symdebug.model.types import Compile
+from symdebug.processors.failures import SOFT_FAILURES, raised_failures
 
 #: torch 2.13's ``torch._dynamo.config.recompile_limit``.
 DEFAULT_RECOMPILE_LIMIT = 8
-#: Failures torch suppresses whatever ``suppress_errors`` says (``convert_frame.py:2385``).
-SOFT_FAILURES = ("Unsupported", "UserError")
 _LIMIT = re.compile(r"exceeding the (?P<kind>\w+) cache size limit \(currently set to (?P<n>\d+)\)")
 
 
@@ -53,7 +52,8 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
 
 
-def _after_failure(state: FrameState, last: Compile, settings: Mapping[str, Any]) -> None:
+def _after_failure(state: FrameState, compiles: list[Compile], settings: Mapping[str, Any]) -> None:
+    last = compiles[-1]
     cid = last.compile_id
     hit = limit_hit(last)
     if hit is not None:
@@ -62,6 +62,12 @@ def _after_failure(state: FrameState, last: Compile, settings: Mapping[str, Any]
         state.skipped = f"torch skipped the frame for good at {cid}: it traced no ops"
     elif last.status == "incomplete":
         state.conditions.append(f"{cid} (unfinished in this log) made torch skip the frame")
+    elif last.status == "failed" and cid in raised_failures(compiles):
+        why = f"{last.fail_type}: {_first_line(last.fail_reason)}"
+        state.notes.append(
+            f"{cid} raised ({why}); torch compiled the frame again after such a failure "
+            "(fullgraph=True): a miss compiles again"
+        )
     elif last.status == "failed":
         _failed(state, last, settings.get("suppress_errors"))
 
@@ -106,7 +112,7 @@ def frame_state(
     settings = settings or {}
     state = FrameState()
     if compiles and compiles[-1].status != "ok":
-        _after_failure(state, compiles[-1], settings)
+        _after_failure(state, compiles, settings)
     if state.skipped is None and state.limit is None:
         _recompile_limit(state, entries, settings)
     return state

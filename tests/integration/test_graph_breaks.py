@@ -130,3 +130,25 @@ def test_dynamic_sources_keeps_the_resume_frame_dynamic() -> None:
     resume = [c for c in session.compiles if c.name.startswith("torch_dynamo_resume_in_forward")]
     assert len(resume) == 1
     assert not _at(session, "BREAK: print").lost
+
+
+def traced_print(x: torch.Tensor) -> torch.Tensor:
+    y = x.relu()
+    print("shape", y.shape)  # under fullgraph=True: the compile raises, the frame is not skipped
+    return y + 1
+
+
+def test_a_fullgraph_failure_raised_and_did_not_skip_the_frame() -> None:
+    with symdebug.capture() as s:
+        compiled = torch.compile(traced_print, backend="eager", fullgraph=True)
+        for n in (4, 6):
+            with pytest.raises(torch._dynamo.exc.Unsupported):
+                compiled(torch.randn(n))
+        prediction = s.predict((9,), frame="traced_print")
+        before = len(s.compiles)
+        with pytest.raises(torch._dynamo.exc.Unsupported):
+            compiled(torch.randn(9))
+    assert len(s.compiles) == before + 1  # torch compiled it again: it never skipped it
+    assert [(b.skipped, b.failed) for b in s.graph_breaks[:2]] == [(False, True), (False, True)]
+    assert "0 frame(s) skipped" in str(s)
+    assert prediction.certain and prediction.recompiles and not prediction.runs_eager

@@ -10,6 +10,7 @@ from symdebug.model.serialize import facts_from_dict, facts_to_dict
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, InputDim, Symbol
 from symdebug.pipeline import BREAK_STEPS, PASSES, check_order
 from symdebug.processors.explanations import explain_sources
+from symdebug.processors.failures import settle_failed_breaks
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks, resume_name
 from symdebug.processors.symbols import settle_symbol_states
@@ -188,3 +189,19 @@ def test_the_passes_are_in_order_and_the_document_keeps_breaks() -> None:
     older.update(schema_version=5)
     del older["graph_breaks"]
     assert facts_from_dict(older).graph_breaks == []
+
+
+def _failed(cid: str) -> Compile:
+    frame, number = (int(part) for part in cid.split("/"))
+    return Compile(cid, frame, number, status="failed", fail_type="Unsupported")
+
+
+def test_a_failure_torch_compiled_again_after_raised_and_skipped_nothing() -> None:
+    compiles = [_failed("0/0"), _failed("0/1"), _failed("1/0")]
+    breaks = [GraphBreak(c.compile_id, "Failed to trace builtin operator") for c in compiles]
+    for graph_break in breaks:
+        graph_break.skipped = True  # as the builder reads a failure without a skip reason
+    facts = Facts(compiles=compiles, graph_breaks=breaks)
+    settle_failed_breaks(facts)
+    # frame 0 compiled again after 0/0 failed: fullgraph=True, both raised; frame 1 is unknown
+    assert [(b.skipped, b.failed) for b in breaks] == [(False, True), (False, True), (True, False)]
