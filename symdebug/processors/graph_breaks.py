@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
-from symdebug.model.values import Source
+from symdebug.model.values import CompileId, Source
 from symdebug.processors.data_dependent_fixes import break_symbol, data_dependent_fixes
 from symdebug.processors.graph_break_fixes import break_fixes
 
@@ -33,15 +33,54 @@ def resume_name(function: str, line: int) -> str:
     return f"{RESUME_PREFIX}{base}_at_{line}"
 
 
-def _resume_compiles(
-    broken: Compile, graph_break: GraphBreak, by_name: dict[tuple[str, str], list[Compile]]
-) -> list[Compile]:
-    """The compiles of the resume frames this break created (none for a skipped frame)."""
+def _resume_names(broken: Compile, graph_break: GraphBreak) -> list[str]:
+    """The names of the resume frames this break may have created (none for a skip)."""
     if graph_break.skipped:
         return []
     lines = {f.lineno for f in graph_break.user_stack if f.filename == broken.filename}
-    names = dict.fromkeys(resume_name(broken.name, line) for line in sorted(lines))
-    return [c for name in names for c in by_name.get((name, broken.filename), [])]
+    return list(dict.fromkeys(resume_name(broken.name, line) for line in sorted(lines)))
+
+
+#: (resume name, file, generation) -> the frames whose breaks make a resume frame of it.
+Producers = Mapping[tuple[str, str, int], set[int]]
+
+
+def _producers(facts: Facts, by_id: Mapping[CompileId, Compile]) -> Producers:
+    found: dict[tuple[str, str, int], set[int]] = defaultdict(set)
+    for graph_break in facts.graph_breaks:
+        broken = by_id.get(graph_break.compile_id)
+        if broken is not None:
+            generation = broken.compile_id.generation
+            for name in _resume_names(broken, graph_break):
+                found[(name, broken.filename, generation)].add(broken.compile_id.frame_id)
+    return found
+
+
+def _parent(resume: Compile, producers: Producers) -> int | None:
+    """The frame whose break made this resume frame: the newest one before it.
+
+    A resume frame that breaks again at the same line makes one of the same name; frames
+    are numbered as first compiled, and a resume frame right after the frame that made it.
+    """
+    cid = resume.compile_id
+    makers = producers.get((resume.name, resume.filename, cid.generation), set())
+    return max((frame for frame in makers if frame < cid.frame_id), default=None)
+
+
+def _resume_compiles(
+    broken: Compile,
+    graph_break: GraphBreak,
+    by_name: dict[tuple[str, str], list[Compile]],
+    producers: Producers,
+) -> list[Compile]:
+    """The compiles of the resume frames this break created (none for a skipped frame)."""
+    frame = broken.compile_id.frame_id
+    return [
+        c
+        for name in _resume_names(broken, graph_break)
+        for c in by_name.get((name, broken.filename), [])
+        if _parent(c, producers) == frame
+    ]
 
 
 def _dynamic_dims(compile_: Compile, hints: Hints) -> list[InputDim]:
@@ -58,14 +97,29 @@ def _marked(compile_: Compile, source: Source) -> bool:
     return source in marked or (source.tensor is not None and source.tensor in marked)
 
 
+def _carrying(resume: Compile, hint: int | None, hints: Hints) -> list[InputDim]:
+    """The resume compile's inputs whose value (or symbol's hint) is ``hint``."""
+    return [
+        d
+        for d in resume.inputs
+        if (hints.get((resume.compile_id, str(d.value))) if d.symbolic else d.value) == hint
+    ]
+
+
 def lost_dynamism(broken: Compile, resumes: list[Compile], hints: Hints) -> list[LostDynamism]:
-    """Each dynamic size of ``broken`` that a resume compile holds as a constant."""
+    """Each dynamic size of ``broken`` that a resume compile holds as a constant.
+
+    The size is known by value only, so it is said only where one input of the resume
+    compile holds that value, and as a constant: where two do (a batch of 8 and a layer
+    of width 8), or a symbol holds it, which input carries the size is not known.
+    """
     lost = []
     for dim in _dynamic_dims(broken, hints):
         hint = hints[(broken.compile_id, str(dim.value))]
         for resume in resumes:
-            same = [d.source for d in resume.inputs if not d.symbolic and d.value == hint]
-            if same:
+            carrying = _carrying(resume, hint, hints)
+            same = [d.source for d in carrying if not d.symbolic]
+            if len(carrying) == 1 and same:
                 lost.append(
                     LostDynamism(
                         dim.source,
@@ -89,11 +143,12 @@ def link_graph_breaks(facts: Facts) -> None:
         by_name[(compile_.name, compile_.filename)].append(compile_)
     hints: Hints = {(str(s.compile_id), s.name): s.hint for s in facts.symbols}
     symbols = {(str(s.compile_id), s.name): s for s in facts.symbols}
+    producers = _producers(facts, by_id)
     for graph_break in facts.graph_breaks:
         broken = by_id.get(graph_break.compile_id)
         if broken is None:
             continue
-        resumes = _resume_compiles(broken, graph_break, by_name)
+        resumes = _resume_compiles(broken, graph_break, by_name, producers)
         graph_break.resume_frames = list(dict.fromkeys(c.name for c in resumes))
         graph_break.resume_compiles = [c.compile_id for c in resumes]
         graph_break.lost = lost_dynamism(broken, resumes, hints)

@@ -205,3 +205,35 @@ def test_a_failure_torch_compiled_again_after_raised_and_skipped_nothing() -> No
     settle_failed_breaks(facts)
     # frame 0 compiled again after 0/0 failed: fullgraph=True, both raised; frame 1 is unknown
     assert [(b.skipped, b.failed) for b in breaks] == [(False, True), (False, True), (True, False)]
+
+
+def test_a_size_two_resume_inputs_hold_is_not_said_lost() -> None:
+    """By value alone, a batch of 5 and a layer of width 5 cannot be told apart."""
+    facts = _broken_facts()
+    resume = facts.compiles[1]
+    resume.inputs.append(InputDim("L['h'].size()[2]", 5, False))
+    link_graph_breaks(facts)
+    assert facts.graph_breaks[0].lost == []
+    facts = _broken_facts()
+    facts.compiles[1].inputs.append(InputDim("L['w'].size()[0]", "s1", True))
+    facts.symbols.append(Symbol("s1", ["L['w'].size()[0]"], "1/0", hint=5))
+    link_graph_breaks(facts)  # a symbol of the resume compile holds 5: it may carry the size
+    assert facts.graph_breaks[0].lost == []
+
+
+def test_a_resume_frame_that_breaks_at_the_same_line_is_its_own_breaks_resume() -> None:
+    """Torch names both resume frames ``..._in_f_at_10``: each belongs to the newest maker."""
+    name = resume_name("f", 10)
+    user = Frame("/src/f.py", 10, "f", "y = x.numpy()")
+
+    def compile_(frame: int, function: str) -> Compile:
+        return Compile(f"{frame}/0", frame, 0, name=function, filename="/src/f.py")
+
+    facts = Facts(
+        compiles=[compile_(0, "f"), compile_(1, name), compile_(2, name)],
+        graph_breaks=[
+            GraphBreak(cid, "numpy", user_frame=user, user_stack=[user]) for cid in ("0/0", "1/0")
+        ],
+    )
+    link_graph_breaks(facts)
+    assert [b.resume_compiles for b in facts.graph_breaks] == [["1/0"], ["2/0"]]
