@@ -10,16 +10,26 @@ from symdebug.events import SHAPE_ENV
 from symdebug.model.compile_events import CompileEvents
 from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
+from symdebug.model.stacks import phase_of
 from symdebug.model.types import Frame, Symbol
 from symdebug.model.unbacked import describe_unbacked, is_unbacked, parse_range
 from symdebug.model.values import CompileId, Source
 
 _DUCK = re.compile(r"^(?P<new>.+?) == (?P<old>.+)$")
+_PAST_DYNAMO = ("aot", "inductor")
 
 
 def _user_frames(group: CompileEvents, reader: FrameReader) -> dict[str, Frame]:
+    """Where Dynamo created each symbol; a symbol AOT or Inductor created has no user line.
+
+    Past Dynamo the user stack is Python's own: the program's call of the compiled
+    function and FX's generated code (``<string>:1``), not a line the symbol came from.
+    """
     frames: dict[str, Frame] = {}
     for event in group.named("create_symbol") + group.named("create_unbacked_symbol"):
+        torch_frames = list(reader.innermost_torch_frames(event.body.get("stack")))
+        if phase_of(reversed(torch_frames)) in _PAST_DYNAMO:  # phase_of reads outer first
+            continue
         stack = reader.user_frames(event.body.get("user_stack"))
         if stack:
             frames.setdefault(str(event.body.get("symbol")), stack[-1])

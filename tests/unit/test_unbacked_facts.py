@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import ast
 
+from symdebug.events import CompileKey, Event
+from symdebug.model.compile_events import group_by_compile
 from symdebug.model.data_dependent import expression_of, failed_compile_break
+from symdebug.model.guard_tree import GuardTree
+from symdebug.model.stacks import StackReader
+from symdebug.model.symbols_builder import build_symbols
 from symdebug.model.types import Frame, GraphBreak, Symbol
 from symdebug.model.unbacked import MARKED, graph_asserts, is_unbacked, origin_of, parse_range
 from symdebug.model.values import CompileId
@@ -116,3 +121,30 @@ def test_runtime_asserts_of_a_graph() -> None:
         "expression u0 <= 3 on node 'le'\")"
     )
     assert graph_asserts(payload) == ["u0 >= 0", "u0 <= 3"] and graph_asserts(None) == []
+
+
+def _symbol_event(symbol: str, torch_files: list[str], user: list[tuple[str, int]]) -> Event:
+    """A ``create_unbacked_symbol`` event: the user's stack, and Python's (outermost first)."""
+    user_stack = [{"filename": f, "line": n, "name": "f"} for f, n in user]
+    stack = [{"filename": "/src/run.py", "line": 9, "name": "<module>"}] + [
+        {"filename": f, "line": 1, "name": "inner"} for f in torch_files
+    ]
+    body = {"symbol": symbol, "user_stack": user_stack, "stack": stack, "vr": "[-int_oo, int_oo]"}
+    return Event("create_unbacked_symbol", body, CompileKey(0, 0))
+
+
+def test_a_symbol_aot_created_has_no_user_line() -> None:
+    """Past Dynamo, the user stack is Python's: the program's call and FX's generated code."""
+    dynamo = ["/venv/torch/_dynamo/symbolic_convert.py", "/venv/torch/_dynamo/variables/tensor.py"]
+    aot = [*dynamo[:1], "/venv/torch/_functorch/aot_autograd.py", FAKE]
+    events = [
+        _symbol_event("u0", [*dynamo, FAKE], [("/src/f.py", 5)]),
+        _symbol_event("u1", aot, [("/src/run.py", 9), ("<string>", 1)]),
+    ]
+    (group,) = group_by_compile(events)
+    symbols = build_symbols(group, GuardTree(), StackReader({}))
+    lines = {
+        s.name: (s.user_frame.filename, s.user_frame.lineno) if s.user_frame else None
+        for s in symbols
+    }
+    assert lines == {"u0": ("/src/f.py", 5), "u1": None}
