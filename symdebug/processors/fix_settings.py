@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from symdebug.model.index import FactIndex
@@ -33,6 +34,15 @@ def whole_program(why: str) -> Fix:
         "torch.compile(dynamic=True) does); costs: guards and general kernels for sizes that "
         "never change too.",
     )
+
+
+_GLOBAL = re.compile(r"^G\[['\"](?P<name>\w+)['\"]\]$")
+
+
+def _global_name(source: Source) -> str | None:
+    """``SEQ`` for Dynamo's ``G['SEQ']``: a global of the compiled function's module."""
+    found = _GLOBAL.match(source)
+    return found["name"] if found else None
 
 
 def internal_name(source: Source) -> str:
@@ -69,7 +79,7 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
 def _static_int(source: Source) -> list[Fix]:
     if source.attributes:
         return [_unspec_module_int(source)]
-    name = user_name(source)
+    name = user_name(source) or _global_name(source)
     if name is None:
         return [whole_program(internal_name(source))]
     mark = setting(

@@ -220,3 +220,13 @@ def test_a_fix_is_judged_by_its_own_replay_against_the_unchanged_run() -> None:
     keys = [repr(sorted(t.settings.items())) for t in plan.tried]
     assert len(keys) == len(set(keys))  # no settings replayed twice
     assert_reproduced("one_row_branch", plan)
+
+
+def test_a_module_global_int_is_made_dynamic_by_its_source() -> None:
+    plan, session = planned("global_int")
+    assert plan.before == {"head (global_int.py:8)": 4}
+    assert plan.after == {"head (global_int.py:8)": 1}
+    assert plan.settings == {DYNAMIC: "G['WIDTH']"}
+    assert_verified(plan)
+    assert "graph break" not in str(session.why("G['WIDTH']"))
+    assert_reproduced("global_int", plan)
