@@ -35,3 +35,53 @@ def _parsed(text: str) -> Mapping[str, Any]:
     """Remembered: a program switches between few states (training, ``no_grad``)."""
     state = json.loads(text)
     return MappingProxyType(state if isinstance(state, dict) else {})
+
+
+class KeysLikeRecorded(str):
+    """The dispatch keys a tensor given by its shape shows now, as ``TENSOR_MATCH`` sees them.
+
+    Compared with an entry's recorded keys (``==``), it takes the tensor to be like the
+    recorded one and applies this thread's include and exclude sets: under
+    ``inference_mode`` a tensor made outside it loses its autograd key, so an entry compiled
+    outside fails.  Where the answer depends on the tensor itself (the recorded keys have no
+    autograd key: an inference tensor, or a tensor seen under ``inference_mode``), comparing
+    raises ``ValueError``: the check is not evaluated.
+    """
+
+    def __eq__(self, recorded: object) -> bool:
+        own = _key_set(str(recorded))
+        included = torch._C._dispatch_tls_local_include_set()
+        excluded = torch._C._dispatch_tls_local_exclude_set()
+        if not any("Autograd" in name for name in _names(str(recorded))):
+            raise ValueError("whether the tensor is an inference tensor")
+        return str((own | included) - excluded) == str(recorded)
+
+    def __ne__(self, recorded: object) -> bool:
+        return not self == recorded
+
+    __hash__ = str.__hash__
+
+
+#: How a failure shows what a tensor given by its shape was taken to show.
+_KEYS_NOW = "the recorded keys in this thread's dispatch state (inference_mode, autocast)"
+
+
+#: What a tensor given by its shape shows now, compared with each entry's recorded keys.
+KEYS_LIKE_RECORDED = KeysLikeRecorded(_KEYS_NOW)
+
+
+def _names(text: str) -> list[str]:
+    inner = text.removeprefix("DispatchKeySet(").removesuffix(")")
+    return [name.strip() for name in inner.split(",") if name.strip()]
+
+
+@lru_cache(maxsize=256)
+def _key_set(text: str) -> torch._C.DispatchKeySet:
+    """``DispatchKeySet(CPU, AutogradCPU)`` as the set; ValueError for a name torch lacks."""
+    found = torch._C.DispatchKeySet(torch._C.DispatchKey.Undefined)
+    for name in _names(text):
+        key = getattr(torch._C.DispatchKey, name, None)
+        if key is None:
+            raise ValueError(f"no dispatch key {name}")
+        found = found | torch._C.DispatchKeySet(key)
+    return found

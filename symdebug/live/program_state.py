@@ -19,7 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from symdebug._torch.dispatch_state import dispatch_keys_seen, global_state_now
+from symdebug._torch.dispatch_state import (
+    KEYS_LIKE_RECORDED,
+    dispatch_keys_seen,
+    global_state_now,
+)
 from symdebug.queries.arguments import (
     CLASS_PREFIX,
     DISPATCH_PREFIX,
@@ -95,6 +99,8 @@ def read_ambient(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, A
         tensor = call.get(key)
         if isinstance(tensor, torch.Tensor):
             values[source] = dispatch_keys_seen(tensor)
+        elif key in call:  # given by its shape: like the recorded one, in this thread's state
+            values[source] = KEYS_LIKE_RECORDED
     return values
 
 

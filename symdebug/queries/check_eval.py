@@ -195,3 +195,27 @@ def equals_column(source: str, wanted: object) -> Evaluator:
 def equals_one(source: str, wanted: object) -> Evaluator:
     """``source == wanted`` for one call's value."""
     return lambda values: values[source] == wanted
+
+
+def typed_equals_column(source: str, wanted: object) -> Evaluator:
+    """``type(v) is type(wanted) and v == wanted`` per call, as Dynamo compares a value.
+
+    Each value is compared as the object it is: a tuple (``normalized_shape == (32,)``) is
+    one value, not a row numpy broadcasts against; a column holding one value for every
+    call (a view) is compared once.
+    """
+
+    def one(value: Any) -> bool:
+        plain = value.item() if isinstance(value, np.generic) else value
+        return type(plain) is type(wanted) and bool(plain == wanted)
+
+    def evaluate(values: Values) -> Any:
+        column = values[source]
+        if not isinstance(column, np.ndarray):
+            return np.asarray(one(column))
+        if column.size and not any(column.strides):
+            return np.broadcast_to(np.asarray(one(column.flat[0])), column.shape)
+        found = np.fromiter(map(one, column.flat), dtype=bool, count=column.size)
+        return found.reshape(column.shape)
+
+    return evaluate

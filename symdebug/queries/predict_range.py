@@ -126,10 +126,13 @@ def column_of(source: str, values: Sequence[Any]) -> np.ndarray:
     return column
 
 
+_PLAIN = (int, float, str, bool)
+
+
 def _scalar_array(value: Any) -> np.ndarray:
     """A 0-d array of one value; an object (a tensor, a list) stays one object, not its data."""
-    if isinstance(value, int | float | str | bool | np.generic):
-        return np.asarray(value)
+    if type(value) in _PLAIN or isinstance(value, np.generic):  # a str subclass compares
+        return np.asarray(value)  # its own way (dispatch keys): it stays an object
     held = np.empty((), dtype=object)
     held[()] = value
     return held

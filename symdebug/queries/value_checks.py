@@ -27,7 +27,13 @@ from symdebug.queries.arguments import (
     receiver_of,
 )
 from symdebug.queries.check import PROGRAM_PARTS, Check
-from symdebug.queries.check_eval import Evaluator, Values, equals_column, equals_one
+from symdebug.queries.check_eval import (
+    Evaluator,
+    Values,
+    equals_column,
+    equals_one,
+    typed_equals_column,
+)
 
 _IDENTITY = re.compile(r"^(?P<left>[LG]\[.+?) is (?P<negated>not )?(?P<right>[LG]\[.+)$")
 
@@ -146,7 +152,7 @@ def value_check(code: str, note: str = "") -> Check | None:
         one, many = _is_object(key, literal), _is_object_column(key, literal)
     else:
         key = source
-        one, many = _equals_typed(key, literal), equals_column(key, literal)
+        one, many = _equals_typed(key, literal), typed_equals_column(key, literal)
     return Check("value", code, [key], many, evaluate_one=one, read_in=read_in)
 
 

@@ -89,3 +89,27 @@ def test_range_matches_torch_when_the_calls_are_made() -> None:
             assert recompiled == (ranged.outcomes()[index] == "recompile"), n
             assert ranged.certain[index], n
     assert recompiles >= 1  # n = 1 is its own compile (0/1 specialization)
+
+
+class _Normed(torch.nn.Module):
+    """A module whose guards compare a tuple: ``self.norm.normalized_shape == (8,)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.layer_norm(x, self.norm.normalized_shape) * x.shape[0]
+
+
+def test_a_tuple_value_check_is_one_value_per_call() -> None:
+    torch._dynamo.reset()
+    compiled = torch.compile(_Normed(), backend="eager")
+    with symdebug.capture() as s:
+        for rows in (2, 3, 4):
+            compiled(torch.randn(rows, 8))
+    assert any("normalized_shape == (8,)" in c.code for c in s.compiles[-1].value_checks)
+    ranged = s.predict_range(x=(np.arange(2, 12), 8))
+    singles = [s.predict(x=(rows, 8)) for rows in range(2, 12)]
+    assert [ranged.entry(i) for i in range(10)] == [p.entry for p in singles]
+    assert all(p.entry is not None for p in singles)

@@ -129,3 +129,26 @@ def test_a_tuple_where_a_list_was_compiled_misses(tally: Tally) -> None:
         assert listed.entry == "0/0" and truth == ("served", "0/0")
         tupled, truth = tally.probe(s, compiled, ((a, b),), (a, b), frame="_total")
         assert tupled.certain and tupled.recompiles and truth[0] == "recompile"
+
+
+def _double(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def test_a_tensor_given_by_its_shape_meets_this_threads_dispatch_state(tally: Tally) -> None:
+    """Under ``inference_mode`` a tensor made outside it loses its autograd key: an entry
+    compiled outside misses, whether the call gives the tensor or only its shape."""
+    with symdebug.capture() as s:
+        compiled = torch.compile(_double, backend="aot_eager")
+        with torch.no_grad():
+            compiled(torch.randn(4))
+        with torch.inference_mode():
+            by_shape = s.predict((4,), frame="_double")
+            by_tensor, truth = tally.probe(s, compiled, (torch.randn(4),), (4,), frame="_double")
+        assert by_shape.certain and by_shape.recompiles and truth[0] == "recompile"
+        assert by_tensor.certain and by_tensor.recompiles
+        with torch.inference_mode():  # the entry compiled inside it now serves a shape in it
+            assert s.predict((4,), frame="_double").entry == "0/1"
+        with torch.no_grad():  # outside: 0/1 serves an inference tensor, 0/0 another one
+            unsure = s.predict((4,), frame="_double")
+        assert not unsure.certain and "dispatch keys" in str(unsure), unsure
