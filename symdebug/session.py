@@ -151,6 +151,7 @@ class Session:
 
     def predict(
         self,
+        /,
         *args: Any,
         frame: str | int | None = None,
         dynamo_config: dict[str, Any] | None = None,
@@ -193,6 +194,7 @@ class Session:
 
     def predict_range(
         self,
+        /,
         *args: Any,
         frame: str | int | None = None,
         dynamo_config: dict[str, Any] | None = None,

@@ -7,6 +7,7 @@ on, and its signature binds call arguments to sources for prediction.
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Any
 
 from symdebug._torch.callee import callee_of
@@ -68,13 +69,40 @@ def receiver_of_current_frame() -> Any:
         f_locals = tx.f_locals
     except (AttributeError, IndexError, RuntimeError):
         return None
+    return _receiver_in(tx.f_code, f_locals)
+
+
+def _receiver_in(code: Any, f_locals: Any) -> Any:
+    """The ``self`` among a frame's locals (first of ``*args`` where the callee names it)."""
     if not isinstance(f_locals, dict):
         return None
     if "self" in f_locals:
         return f_locals["self"]
-    varargs = signature_of(tx.f_code)["varargs"]
+    varargs = signature_of(code)["varargs"]
     passed = f_locals.get(varargs) if varargs else None
     if not isinstance(passed, tuple) or not passed:
         return None
-    names = callee_of(tx.f_code, f_locals).get("names", {})
+    names = callee_of(code, f_locals).get("names", {})
     return passed[0] if names.get(f"L[{varargs!r}][0]") == "self" else None
+
+
+#: Where torch 2.13 compiles one frame: ``convert_frame._compile(code, globals, locals, ...)``
+#: logs ``dynamo_start`` before any tracer exists.
+_COMPILE = ("_compile", "convert_frame.py")
+
+
+def receiver_at_compile_start() -> Any:
+    """The ``self`` of the frame whose compile starts (read at ``dynamo_start``), or None.
+
+    Read from the arguments of torch's ``_compile`` on the Python stack: a compile that
+    makes no graph (it breaks before any op) has no ``dynamo_output_graph`` event to read
+    its frame at.
+    """
+    frame: Any = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == _COMPILE[0] and code.co_filename.endswith(_COMPILE[1]):
+            compiled = frame.f_locals.get("code")
+            return _receiver_in(compiled, frame.f_locals.get("locals"))
+        frame = frame.f_back
+    return None

@@ -61,6 +61,8 @@ class CaptureHandler(logging.Handler):
         self.code_objects: list[tuple[str, Any]] = []
         #: (torch's compile id, a weak reference to the frame's ``self`` or None), alike.
         self.receivers: list[tuple[str, weakref.ref[Any] | None]] = []
+        #: The same, read as each compile starts: also for a compile that made no graph.
+        self.started_receivers: list[tuple[str, weakref.ref[Any] | None]] = []
         #: Returns file aliases (notebook cells) to apply when the session is built.
         self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
@@ -97,6 +99,9 @@ class CaptureHandler(logging.Handler):
         if name == "artifact":
             name = f"artifact:{body.get('name', '?')}"
         key = _compile_key(metadata)
+        if name == "dynamo_start" and key is not None and key.attempt == 0:
+            receiver = _weak(dynamo_graph.receiver_at_compile_start())
+            self.started_receivers.append((key.compile_id, receiver))
         body = slim_body(name, body) if isinstance(body, dict) else body
         event = Event(name, body, key, getattr(record, "payload", None), metadata.get("rank"))
         if name in GUARD_LIKE:

@@ -66,9 +66,14 @@ def receiver_of_frame(live: LiveCapture, frame: str | int | None) -> Any:
 
 
 def _of(live: LiveCapture, compile_: Any) -> Any:
-    refs = [ref for torch_id, ref in live.handler.receivers if torch_id == compile_.torch_id]
-    ref = refs[compile_.generation] if compile_.generation < len(refs) else None
-    return ref() if ref is not None else None
+    """The compile's ``self``: read at its graph, else as it started (no graph to read at)."""
+    for seen in (live.handler.receivers, live.handler.started_receivers):
+        refs = [ref for torch_id, ref in seen if torch_id == compile_.torch_id]
+        ref = refs[compile_.generation] if compile_.generation < len(refs) else None
+        found = ref() if ref is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:

@@ -62,6 +62,7 @@ class LiveSession(Session):
 
     def predict(
         self,
+        /,
         *args: Any,
         frame: str | int | None = None,
         dynamo_config: dict[str, Any] | None = None,
@@ -79,6 +80,7 @@ class LiveSession(Session):
 
     def predict_range(
         self,
+        /,
         *args: Any,
         frame: str | int | None = None,
         dynamo_config: dict[str, Any] | None = None,

@@ -539,3 +539,42 @@ def test_an_int_on_a_resume_frames_stack_is_checked() -> None:
             new = [c for c in s.compiles if c.compile_id not in before and c.name == resume]
             assert prediction.certain
             assert prediction.recompiles == bool(new), (k, str(prediction))
+
+
+class _Chatty(torch.nn.Module):
+    """Its forward breaks before any op when ``verbose``: that compile makes no graph."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.verbose = True
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.verbose:
+            print("forward")  # a graph break with no op before it
+        return x * 2
+
+
+def test_the_module_of_a_compile_that_made_no_graph_is_read() -> None:
+    chatty = _Chatty()
+    with symdebug.capture() as s:
+        compiled = torch.compile(chatty, backend="eager")
+        compiled(torch.randn(3))
+        assert s.compiles[0].graphs == []  # no graph: the module is read as the compile started
+        chatty.verbose = False
+        prediction = s.predict(x=(3,), frame="forward")
+        before = len(s.compiles)
+        compiled(torch.randn(3))
+        recompiled = any(c.name == "forward" for c in s.compiles[before:])
+    assert prediction.certain and prediction.recompiles and recompiled, prediction
+    assert "verbose" in str(prediction)
+
+
+def _takes_self(self: torch.Tensor) -> torch.Tensor:
+    return self + 1
+
+
+def test_a_parameter_named_self_is_given_by_name() -> None:
+    with symdebug.capture() as s:
+        torch.compile(_takes_self, backend="eager")(torch.randn(3))
+        prediction = s.predict(self=(3,), frame="_takes_self")
+    assert prediction.certain and prediction.entry == "0/0"
