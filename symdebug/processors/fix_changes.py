@@ -8,6 +8,7 @@ from symdebug.model.types import Fix
 from symdebug.processors.fix_code import (
     branch_condition,
     computed_index,
+    divided_symbol,
     divisor,
     pins_a_size,
     python_expression,
@@ -98,6 +99,9 @@ def _padding(evidence: Evidence, k: int) -> list[Fix]:
         return []
     name, _, dim = marked
     size = f"{name}.shape[{dim}]"
+    symbol = divided_symbol(evidence.expr)
+    if symbol is None or dict(evidence.names).get(symbol) != size:
+        return []  # the guard asks something else to be a multiple (a numel): no one dim
     pad = f"torch.nn.functional.pad({name}.movedim({dim}, -1), (0, -{size} % {k}))"
     return [
         Fix(

@@ -322,6 +322,24 @@ def divisor(expr: str) -> int | None:
     return int(found[1]) if found and int(found[1]) > 1 else None
 
 
+#: A divisibility of one size: ``Eq(Mod(s27, 4), 0)``, ``Eq(s27, 4*((s27//4)))`` (or ``Ne``).
+_DIVISIBLE = (
+    re.compile(r"(?:Eq|Ne)\(Mod\((?P<symbol>[su]\d+), (?P<k>\d+)\), 0\)"),
+    re.compile(r"(?:Eq|Ne)\((?P<symbol>[su]\d+), (?P<k>\d+)\*\(+(?P=symbol)//(?P=k)\)+\)"),
+)
+
+
+def divided_symbol(expr: str) -> str | None:
+    """The size a guard asks to be a multiple of a number, when it asks that of one size.
+
+    ``s27`` for ``Eq(Mod(s27, 2), 0)``; None for ``Eq(s27*s77, 4*(((s27*s77)//4)))``, which
+    asks the product (a ``numel``) to be a multiple, and for ``Ne(8*((s77//8)), 0)``, which
+    asks ``s77 >= 8``.
+    """
+    found = (pattern.fullmatch(expr) for pattern in _DIVISIBLE)
+    return next((m["symbol"] for m in found if m is not None), None)
+
+
 def pins_a_size(expr: str) -> bool:
     """Whether a guard sets a size to one value (``Eq(s12 - 1, 11)``), not a relation."""
     match = re.fullmatch(r"Eq\((.+), (-?\d+)\)", expr)

@@ -143,6 +143,10 @@ def test_divisibility_pads_to_a_multiple() -> None:
         "x = torch.nn.functional.pad(x.movedim(1, -1), (0, -x.shape[1] % 2)).movedim(-1, 1)"
     )
     assert "% 4" in _codes(*CASES[7])[0]
+    # A multiple of the numel, or a size at least 8: padding one dim answers neither.
+    numel = "Eq(s77*s27, 4*(((s77*s27)//4)))"
+    assert _codes("op_requirement", numel, SIZE, "y = x.reshape(x.numel() // 4, 4)") == []
+    assert _codes("op_requirement", "Ne(8*((s77//8)), 0)", SIZE, "return x[:8]") == []
 
 
 def test_zero_one_puts_size_oblivious_first_and_unbacked_last() -> None:
