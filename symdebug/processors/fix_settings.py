@@ -315,12 +315,14 @@ def length_fixes(evidence: Evidence) -> list[Fix]:
     if name is None or not name.isidentifier():
         return [limit_fix(why)]
     stacked = Fix(
-        f"{name} = torch.stack({name})",
+        f"{name} = torch.nn.utils.rnn.pad_sequence({name}, batch_first=True)",
         "code",
         f"in the caller: len({name}) is a constant of the graph, so each length compiles "
-        "anew; one tensor (torch.stack, or torch.nn.utils.rnn.pad_sequence when the sizes "
-        "differ) makes it a size that can be dynamic. Costs: a copy, and the function must "
-        f"index the tensor instead of looping over the list.",
+        "anew; one tensor makes it a size that can be dynamic. Tensors of one shape are "
+        "stacked as torch.stack would; tensors of different lengths are padded with zeros "
+        "(mask them where they count: a mean, a softmax), where torch.stack would raise. "
+        "Costs: a copy, and the function must index the tensor instead of looping over "
+        "the list.",
     )
     return [stacked, limit_fix(why)]
 
