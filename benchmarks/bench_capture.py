@@ -30,12 +30,10 @@ import textwrap
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
-CHILD = textwrap.dedent(
+#: The compiles every mode makes: dozens of shape guards, several recompiles (``BACKEND``
+#: is set before it).
+WORKLOAD = textwrap.dedent(
     """
-    import resource, sys, time, torch
-    torch.compiler.config.force_disable_caches = True
-    import symdebug
-
     def model(*xs):
         total = 0
         for i, x in enumerate(xs):
@@ -46,10 +44,24 @@ CHILD = textwrap.dedent(
         return total
 
     def calls():
-        compiled = torch.compile(model, backend=sys.argv[2])
+        compiled = torch.compile(model, backend=BACKEND)
         for rows in (8, 6, 3, 10):
             compiled(*[torch.randn(rows + i % 3, 4) for i in range(24)])
+    """
+)
 
+CHILD = (
+    textwrap.dedent(
+        """
+    import resource, sys, time, torch
+    torch.compiler.config.force_disable_caches = True
+    import symdebug
+    BACKEND = sys.argv[2]
+    """
+    )
+    + WORKLOAD
+    + textwrap.dedent(
+        """
     torch.compile(lambda x: x + 1, backend="aot_eager")(torch.randn(2))  # warm imports
     torch._dynamo.reset()
     start, cpu = time.perf_counter(), time.process_time()
@@ -77,6 +89,7 @@ CHILD = textwrap.dedent(
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak  # KB on Linux
     print(time.perf_counter() - start, time.process_time() - cpu, guards, grown)
     """
+    )
 )
 
 

@@ -29,30 +29,24 @@ import subprocess
 import sys
 import textwrap
 
+from bench_capture import WORKLOAD
+
 ROUNDS = int(os.environ.get("BENCH_REPEATS", "5")) * 2
 TARGET = 1.05
 
-CHILD = textwrap.dedent(
-    """
+CHILD = (
+    textwrap.dedent(
+        """
     import gc, json, sys, time, torch
     torch.compiler.config.force_disable_caches = True
     import symdebug
     from torch._logging import _internal
-
-    def model(*xs):
-        total = 0
-        for i, x in enumerate(xs):
-            if x.shape[0] > 4:
-                x = x * 2
-            h = x.view(-1, 2).sum(0)
-            total = total + h.sum() + xs[(i + 1) % len(xs)][: x.shape[0] // 2].sum()
-        return total
-
-    def calls():
-        compiled = torch.compile(model, backend="aot_eager")
-        for rows in (8, 6, 3, 10):
-            compiled(*[torch.randn(rows + i % 3, 4) for i in range(24)])
-
+    BACKEND = "aot_eager"
+    """
+    )
+    + WORKLOAD
+    + textwrap.dedent(
+        """
     clock = time.process_time
     state = {"depth": 0, "inside": 0.0, "gc": 0.0, "gc_inside": 0.0, "gc_start": 0.0}
     original = _internal.trace_structured
@@ -118,6 +112,7 @@ CHILD = textwrap.dedent(
         for mode in ("plain", "capture") if index % 2 else ("capture", "plain"):
             print(json.dumps(run(mode)), flush=True)
     """
+    )
 )
 
 
