@@ -91,18 +91,20 @@ def _receiver_in(code: Any, f_locals: Any) -> Any:
 _COMPILE = ("_compile", "convert_frame.py")
 
 
-def receiver_at_compile_start() -> Any:
-    """The ``self`` of the frame whose compile starts (read at ``dynamo_start``), or None.
+def frame_at_compile_start() -> tuple[Any, dict[str, Any] | None]:
+    """The ``self`` and the module globals of the frame whose compile starts, or Nones.
 
-    Read from the arguments of torch's ``_compile`` on the Python stack: a compile that
-    makes no graph (it breaks before any op) has no ``dynamo_output_graph`` event to read
-    its frame at.
+    Read at ``dynamo_start`` from the arguments of torch's ``_compile`` on the Python stack:
+    a compile that makes no graph (it breaks before any op) has no ``dynamo_output_graph``
+    event to read its frame at.
     """
     frame: Any = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         if code.co_name == _COMPILE[0] and code.co_filename.endswith(_COMPILE[1]):
-            compiled = frame.f_locals.get("code")
-            return _receiver_in(compiled, frame.f_locals.get("locals"))
+            arguments = frame.f_locals
+            module_globals = arguments.get("globals")
+            receiver = _receiver_in(arguments.get("code"), arguments.get("locals"))
+            return receiver, module_globals if isinstance(module_globals, dict) else None
         frame = frame.f_back
-    return None
+    return None, None

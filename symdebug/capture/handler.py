@@ -63,6 +63,8 @@ class CaptureHandler(logging.Handler):
         self.receivers: list[tuple[str, weakref.ref[Any] | None]] = []
         #: The same, read as each compile starts: also for a compile that made no graph.
         self.started_receivers: list[tuple[str, weakref.ref[Any] | None]] = []
+        #: (torch's compile id, the module globals its frame reads), as each compile starts.
+        self.started_globals: list[tuple[str, dict[str, Any]]] = []
         #: Returns file aliases (notebook cells) to apply when the session is built.
         self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
@@ -100,8 +102,7 @@ class CaptureHandler(logging.Handler):
             name = f"artifact:{body.get('name', '?')}"
         key = _compile_key(metadata)
         if name == "dynamo_start" and key is not None and key.attempt == 0:
-            receiver = _weak(dynamo_graph.receiver_at_compile_start())
-            self.started_receivers.append((key.compile_id, receiver))
+            self._remember_frame_start(key)
         body = slim_body(name, body) if isinstance(body, dict) else body
         event = Event(name, body, key, getattr(record, "payload", None), metadata.get("rank"))
         if name in GUARD_LIKE:
@@ -112,6 +113,12 @@ class CaptureHandler(logging.Handler):
         self.stream.events.append(event)
         if name == "dynamo_output_graph" and key is not None:
             self._add_graph_inputs_event(key)
+
+    def _remember_frame_start(self, key: CompileKey) -> None:
+        receiver, module_globals = dynamo_graph.frame_at_compile_start()
+        self.started_receivers.append((key.compile_id, _weak(receiver)))
+        if module_globals is not None:  # a module's globals: it outlives the frame anyway
+            self.started_globals.append((key.compile_id, module_globals))
 
     def _remember_shape_env(self, key: CompileKey | None) -> None:
         if key is not None and key not in self._shape_envs:

@@ -65,6 +65,15 @@ def receiver_of_frame(live: LiveCapture, frame: str | int | None) -> Any:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
+def globals_of_frame(live: LiveCapture, frame: str | int | None) -> Mapping[str, Any] | None:
+    """The module globals the frame's compiles read (one dict for one code), or None."""
+    from symdebug.queries.predict import frame_compiles
+
+    ids = {c.torch_id for c in frame_compiles(live.facts(), frame)}
+    found = {id(g): g for torch_id, g in live.handler.started_globals if torch_id in ids}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def _of(live: LiveCapture, compile_: Any) -> Any:
     """The compile's ``self``: read at its graph, else as it started (no graph to read at)."""
     for seen in (live.handler.receivers, live.handler.started_receivers):
@@ -84,6 +93,9 @@ def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
         receiver = receiver_of_frame(live, frame)
         if receiver is not None:
             values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
+        module_globals = globals_of_frame(live, frame)
+        if module_globals is not None:
+            values.update(read_globals(module_globals, [s for s in sources if _GLOBALS in s]))
         return values
 
     return read
@@ -133,23 +145,40 @@ def read_program(receiver: Any, sources: Iterable[str]) -> dict[str, Any]:
     (another module of the same class would be checked on its own state).
     """
     values: dict[str, Any] = {READ_FROM: f"{type(receiver).__name__} at {id(receiver):#x}"}
+    values.update(_read_paths(receiver, sources, RECEIVER))
+    return values
+
+
+def read_globals(module_globals: Mapping[str, Any], sources: Iterable[str]) -> dict[str, Any]:
+    """Each source under ``G`` as the frame's module globals hold it now (as torch reads it).
+
+    A global the program changes between calls (``WIDTH = 6``) is read as a call now meets it.
+    """
+    return _read_paths(module_globals, sources, _GLOBALS)
+
+
+_GLOBALS = "G["
+
+
+def _read_paths(root: Any, sources: Iterable[str], start: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
     for source in sources:
-        read = _reader(source)
+        read = _reader(source, start)
         if read is None:
             continue
         try:
-            values[source] = read(receiver)
-        except Exception:  # noqa: BLE001, S112 - a path the module no longer has: not known
+            values[source] = read(root)
+        except Exception:  # noqa: BLE001, S112 - a path the object no longer has: not known
             continue
     return values
 
 
 @lru_cache(maxsize=4096)
-def _reader(source: str) -> Callable[[Any], Any] | None:
-    """A function of the receiver that reads ``source``, or None when it is no such path."""
+def _reader(source: str, start: str = RECEIVER) -> Callable[[Any], Any] | None:
+    """A function of the root (``self``, or the globals) that reads ``source``; or None."""
     prefix = next((p for p in _PREFIXES if source.startswith(p)), "")
     path = source.removeprefix(prefix)
-    if not path.startswith(RECEIVER):
+    if not path.startswith(start):
         return None
     try:
         steps = _steps(ast.parse(path, mode="eval").body)
@@ -166,6 +195,8 @@ def _steps(node: ast.expr) -> list[_Step] | None:
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
         if isinstance(node.value, ast.Name) and node.value.id == "L":
             return [] if node.slice.value == "self" else None
+        if isinstance(node.value, ast.Name) and node.value.id == "G":  # from the globals
+            return [("item", node.slice.value)]
         inner = _steps(node.value)
         return None if inner is None else [*inner, ("item", node.slice.value)]
     if isinstance(node, ast.Attribute):

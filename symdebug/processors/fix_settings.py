@@ -45,6 +45,17 @@ def _global_name(source: Source) -> str | None:
     return found["name"] if found else None
 
 
+def _global_int(source: Source, name: str) -> Fix:
+    return setting(
+        DYNAMIC_SOURCES,
+        str(source),
+        f"{name} is a global of the function's module, and each of its values compiles anew "
+        "(automatic dynamic does not make a global dynamic); this makes it a dynamic int (the "
+        "setting names it as Dynamo does). No help where the code uses it as a Python int "
+        "(a loop count, a size in a list).",
+    )
+
+
 def internal_name(source: Source) -> str:
     """Why a Dynamo-internal source (``___stack0``) cannot be marked by the user."""
     return (
@@ -79,7 +90,9 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
 def _static_int(source: Source) -> list[Fix]:
     if source.attributes:
         return [_unspec_module_int(source)]
-    name = user_name(source) or _global_name(source)
+    if (global_name := _global_name(source)) is not None:
+        return [_global_int(source, global_name), whole_program("")]
+    name = user_name(source)
     if name is None:
         return [whole_program(internal_name(source))]
     mark = setting(
@@ -162,6 +175,8 @@ def int_specialized_fixes(evidence: Evidence) -> list[Fix]:
         return []
     if source.attributes:
         return [_unspec_module_int(source)]
+    if (global_name := _global_name(source)) is not None:
+        return [_global_int(source, global_name)]
     name = user_name(source)
     if name is None or not name.isidentifier():
         return []

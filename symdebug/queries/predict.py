@@ -148,12 +148,17 @@ class Prediction:
         lines = [f"{self.frame}: {self._head()} (lookup order {', '.join(self.order)})"]
         lines += [f"  {failure}" for failure in self.failures]
         if self.unchecked:
-            lines.append(f"  not checked ({len(self.unchecked)}): {', '.join(self.unchecked[:5])}")
+            lines.append(f"  not checked ({len(self.unchecked)}): {_listed(self.unchecked, 5)}")
         if self.assumed:
-            shown = ", ".join(self.assumed[:3])
-            lines.append(f"  assumed as recorded ({len(self.assumed)}): {shown}")
+            lines.append(f"  assumed as recorded ({len(self.assumed)}): {_listed(self.assumed, 3)}")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+
+def _listed(items: list[str], shown: int) -> str:
+    """The first ``shown`` items, and how many more there are (``list(s.unchecked)``)."""
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" (and {more} more)" if more > 0 else "")
 
 
 @dataclass(slots=True)
@@ -248,7 +253,7 @@ class Predictor:
         self.program_sources = [
             s
             for s in self.known
-            if self.receiver in s or s.startswith((GLOBAL_PREFIX, DISPATCH_PREFIX))
+            if self.receiver in s or "G[" in s or s.startswith((GLOBAL_PREFIX, DISPATCH_PREFIX))
         ]
 
     def values(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:

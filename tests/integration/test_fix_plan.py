@@ -229,4 +229,7 @@ def test_a_module_global_int_is_made_dynamic_by_its_source() -> None:
     assert plan.settings == {DYNAMIC: "G['WIDTH']"}
     assert_verified(plan)
     assert "graph break" not in str(session.why("G['WIDTH']"))
+    firsts = [r.fixes[0] for r in session.recompiles]  # each value, not only the first change
+    assert len(firsts) == 3 and all(f.settings == {DYNAMIC: "G['WIDTH']"} for f in firsts)
+    assert all("automatic dynamic does not make a global" in f.explanation for f in firsts)
     assert_reproduced("global_int", plan)
