@@ -153,26 +153,47 @@ def _where(frame: Frame | None) -> str:
 
 
 def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Source:
-    """Turn ``("x", 0)``, ``"x.size()[0]"`` or ``"L['x'].size()[0]"`` into a known source."""
-    known = [e.source for e in index.facts.explanations]
+    """Turn ``("x", 0)``, ``"x.size()[0]"``, ``"L['x'].size()[0]"`` or ``"s77"`` into a source.
+
+    A tensor asked without its dim is answered when one dim of it is explained.
+    """
     wanted = f"{name}.size()[{dim}]" if dim is not None else name
     local = f"L['{name}'].size()[{dim}]" if dim is not None else f"L['{name}']"
     for candidate in (wanted, local, *_renamed(index, name, dim)):
         if candidate in index.explanations:
             return Source(candidate)
-    stripped = [src for src in known if src.same_input(wanted)]
-    if not stripped:
-        suffix = f"['{name}'].size()[{dim}]" if dim is not None else f"['{name}']"
-        stripped = [src for src in known if src.endswith(suffix)]
-    if stripped:
-        return stripped[0]
-    dims = _explained_dims(index, name) if dim is None else []
-    if len(dims) == 1:
-        return dims[0]
-    if dims:
-        choices = ", ".join(f"why({name!r}, {d.dim}) for {d.shape}" for d in dims)
-        raise KeyError(f"{name!r} has {len(dims)} explained dimensions; ask for one: {choices}")
-    listing = ", ".join(src.shape for src in known[:20]) or "none (nothing was compiled)"
+    found = _matches(index, name, dim)
+    if not found:
+        return _no_match(index, name, wanted)
+    same_tensor = len({src.tensor for src in found}) == 1 and all(s.is_size for s in found)
+    if dim is None and len(found) > 1 and same_tensor:
+        choices = ", ".join(f"why({name!r}, {d.dim}) for {d.shape}" for d in found)
+        raise KeyError(f"{name!r} has {len(found)} explained dimensions; ask for one: {choices}")
+    return found[0]
+
+
+def _matches(index: FactIndex, name: str, dim: int | None) -> list[Source]:
+    """Explained sources the name may mean, by the first way that finds any."""
+    known = [e.source for e in index.facts.explanations]
+    wanted = f"{name}.size()[{dim}]" if dim is not None else name
+    suffix = f"['{name}'].size()[{dim}]" if dim is not None else f"['{name}']"
+    return (
+        [src for src in known if src.same_input(wanted)]
+        or [src for src in known if src.endswith(suffix)]
+        or (_explained_dims(index, name) if dim is None else [])
+        or [e.source for e in reversed(index.facts.explanations) if e.symbol == name][:1]
+    )
+
+
+def _no_match(index: FactIndex, name: str, wanted: str) -> Source:
+    """Raise the reason nothing matches: a symbol torch made, or an unknown name."""
+    if any(symbol.name == name for symbol in index.facts.symbols):
+        raise KeyError(
+            f"{name!r} is a symbol torch created, not an input (an unbacked size or an "
+            "intermediate): its origin, user line and runtime asserts are in s.symbols"
+        )
+    known = [e.source.shape for e in index.facts.explanations[:20]]
+    listing = ", ".join(known) or "none (nothing was compiled)"
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
 
 

@@ -49,3 +49,19 @@ def test_a_tensor_asked_without_its_dim() -> None:
             compiled(torch.randn(n, n), torch.randn(n - 3))
     with pytest.raises(KeyError, match=r"why\('x', 0\) for x.shape\[0\], why\('x', 1\)"):
         two.why("x")
+
+
+def nonzero_rows(x: torch.Tensor) -> torch.Tensor:
+    return x.nonzero().float().sum() + x.shape[0]
+
+
+def test_a_symbol_asked_by_its_name() -> None:
+    with torch._dynamo.config.patch(capture_dynamic_output_shape_ops=True), symdebug.capture() as s:
+        compiled = torch.compile(nonzero_rows, backend="eager")
+        for n in (5, 7):
+            compiled(torch.randn(n))
+    dynamic = next(sym for sym in s.symbols if "L['x'].size()[0]" in sym.sources)
+    assert s.why(dynamic.name).source == "L['x'].size()[0]"  # the input it stands for
+    unbacked = next(sym for sym in s.symbols if sym.state == "unbacked")
+    with pytest.raises(KeyError, match="a symbol torch created, not an input"):
+        s.why(unbacked.name)
