@@ -101,7 +101,7 @@ def test_hunting_overspecialization() -> None:
     # 3. An int in range(): specialized at every value; a tensor count compiles once.
     loop = shown(notebook, "def decay(x, steps):")
     assert "['static_by_default', 'int_specialized', 'int_specialized']" in loop
-    assert "L['steps'] is specialized = 5 in compile 0/3" in loop
+    assert "steps (L['steps']) is specialized = 5 in compile 0/3" in loop
     assert "cause: int_specialized" in loop and "for _ in range(steps):" in loop
     assert "pass it as a tensor" in loop
     assert "compiles: 4 -> 1" in shown(notebook, "def decay_tensor(x, steps):")
@@ -121,7 +121,7 @@ def test_hunting_overspecialization() -> None:
     assert "inductor s77 <= 4096 inductor" in reduce and "in need_use_acc_helper" in reduce
     assert "compiles: 2 -> 1" in shown(notebook, "reduce_fixed = run(")
     conv = shown(notebook, "def conv(x, weight):")
-    assert "L['weight'].size()[0] is specialized = 4 in compile 0/0" in conv
+    assert "weight.shape[0] (L['weight'].size()[0]) is specialized = 4 in compile 0/0" in conv
     assert "cause: inductor" in conv and "kernel/conv.py" in conv and "in convolution" in conv
     assert re.search(r"user line: Cell \[\d+\]:2 in conv", conv)
 

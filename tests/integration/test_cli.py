@@ -30,7 +30,7 @@ def test_summary(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_why_by_source(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["why", str(trace_dir), "L['n']"]) == 0
     out = capsys.readouterr().out
-    assert "L['n'] is specialized = 4" in out
+    assert "n (L['n']) is specialized = 4" in out
     assert "cause: int_specialized" in out
     assert "for _ in range(n):" in out
     assert "fix:" in out
@@ -38,7 +38,7 @@ def test_why_by_source(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_why_by_argument_and_dim(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["why", str(trace_dir), "b", "0"]) == 0
-    assert "L['b'].size()[0] is dynamic" in capsys.readouterr().out
+    assert "b.shape[0] (L['b'].size()[0]) is dynamic" in capsys.readouterr().out
 
 
 def test_why_unknown_source_is_a_clear_error(
