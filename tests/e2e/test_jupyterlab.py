@@ -283,12 +283,11 @@ def test_command_palette_exports_the_selected_output(page, lab: Lab) -> None:  #
 
 
 def test_context_menu_of_the_output_exports_it(page, lab: Lab) -> None:  # type: ignore[no-untyped-def]
-    for old in lab.root.glob("saved-symdebug-*.html"):
-        old.unlink()
+    before = _reports(lab)
     page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
     page.locator(".jp-SymdebugOutput header").first.click(button="right")
     page.locator(".lm-Menu-item", has_text="Export Selected Output").click()
-    assert "Cell [2]" in _exported(lab).read_text()
+    assert "Cell [2]" in _exported(lab, before).read_text()
 
 
 LIVE_CELLS = [
@@ -432,11 +431,21 @@ def _saved_with_widget(path: Path) -> nbformat.NotebookNode:
     pytest.fail(f"{path} was not saved with the explorer's output")
 
 
-def _exported(lab: Lab) -> Path:
-    """The exported report, once the server has written all of it."""
+def _reports(lab: Lab) -> dict[Path, int]:
+    """The exported reports in the served folder, with the time each was last written."""
+    return {p: p.stat().st_mtime_ns for p in lab.root.glob("saved-symdebug-*.html")}
+
+
+def _exported(lab: Lab, before: dict[Path, int] | None = None) -> Path:
+    """The report written since ``before`` was listed, once the server has written all of it.
+
+    Earlier reports stay: deleting a file from the served folder while JupyterLab's file
+    browser lists it makes the listing fail ("Directory not found"), and a dialog then covers
+    the page.
+    """
     deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
-        found = list(lab.root.glob("saved-symdebug-*.html"))
+        found = [p for p, t in _reports(lab).items() if (before or {}).get(p) != t]
         if found and found[0].read_text().rstrip().endswith("</html>"):
             (report,) = found
             return report
