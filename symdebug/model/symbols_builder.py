@@ -8,9 +8,8 @@ from typing import Any
 
 from symdebug.events import SHAPE_ENV
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
-from symdebug.model.stacks import phase_of
+from symdebug.model.stacks import StackReader
 from symdebug.model.types import Frame, Symbol
 from symdebug.model.unbacked import describe_unbacked, is_unbacked, parse_range
 from symdebug.model.values import CompileId, Source
@@ -19,7 +18,7 @@ _DUCK = re.compile(r"^(?P<new>.+?) == (?P<old>.+)$")
 _PAST_DYNAMO = ("aot", "inductor")
 
 
-def _user_frames(group: CompileEvents, reader: FrameReader) -> dict[str, Frame]:
+def _user_frames(group: CompileEvents, reader: StackReader) -> dict[str, Frame]:
     """Where Dynamo created each symbol; a symbol AOT or Inductor created has no user line.
 
     Past Dynamo the user stack is Python's own: the program's call of the compiled
@@ -27,9 +26,8 @@ def _user_frames(group: CompileEvents, reader: FrameReader) -> dict[str, Frame]:
     """
     frames: dict[str, Frame] = {}
     for event in group.named("create_symbol") + group.named("create_unbacked_symbol"):
-        torch_frames = list(reader.innermost_torch_frames(event.body.get("stack")))
-        if phase_of(reversed(torch_frames)) in _PAST_DYNAMO:  # phase_of reads outer first
-            continue
+        if reader.evidence(event.body.get("stack")).phase in _PAST_DYNAMO:
+            continue  # (the evidence of a stack tail is remembered: recompiles repeat them)
         stack = reader.user_frames(event.body.get("user_stack"))
         if stack:
             frames.setdefault(str(event.body.get("symbol")), stack[-1])
@@ -87,7 +85,7 @@ def _add_duck_sources(by_name: dict[str, Symbol], tree: GuardTree) -> None:
                 symbol.sources.append(Source(match["new"]))
 
 
-def build_symbols(group: CompileEvents, tree: GuardTree, reader: FrameReader) -> list[Symbol]:
+def build_symbols(group: CompileEvents, tree: GuardTree, reader: StackReader) -> list[Symbol]:
     """Symbols of one compile with sources, hint, range and the user line that created them."""
     env = group.last(SHAPE_ENV)
     symbols = (
