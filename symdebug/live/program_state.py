@@ -52,25 +52,27 @@ _PREFIXES: dict[str, Callable[[Any], Any]] = {
 _Step = tuple[str, Any]
 
 
-def receiver_of_frame(live: LiveCapture, frame: str | int | None) -> Any:
+def receiver_of_frame(live: LiveCapture, compiles: Sequence[Any]) -> Any:
     """The one ``self`` a frame's compiles were made for, while it lives; else None.
 
     Two modules of one class share their forward's entries: when the compiles saw different
     objects, which one a call passes is not known, and nothing is read.
     """
-    from symdebug.queries.predict import frame_compiles
-
-    compiles = frame_compiles(live.facts(), frame)
-    found = {id(obj): obj for c in compiles if (obj := _of(live, c)) is not None}
-    return next(iter(found.values())) if len(found) == 1 else None
+    return _only(obj for c in compiles if (obj := _of(live, c)) is not None)
 
 
-def globals_of_frame(live: LiveCapture, frame: str | int | None) -> Mapping[str, Any] | None:
+def globals_of_frame(live: LiveCapture, compiles: Sequence[Any]) -> Mapping[str, Any] | None:
     """The module globals the frame's compiles read (one dict for one code), or None."""
-    from symdebug.queries.predict import frame_compiles
+    ids = {c.torch_id for c in compiles}
+    found: Mapping[str, Any] | None = _only(
+        g for torch_id, g in live.handler.started_globals if torch_id in ids
+    )
+    return found
 
-    ids = {c.torch_id for c in frame_compiles(live.facts(), frame)}
-    found = {id(g): g for torch_id, g in live.handler.started_globals if torch_id in ids}
+
+def _only(objects: Iterable[Any]) -> Any:
+    """The one object (by identity) among these, or None when there are none or several."""
+    found = {id(obj): obj for obj in objects}
     return next(iter(found.values())) if len(found) == 1 else None
 
 
@@ -89,11 +91,14 @@ def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
     """Reads, at each prediction, the module the frame was compiled for and torch's state."""
 
     def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
+        from symdebug.queries.predict import frame_compiles
+
         values = read_ambient(sources, call)
-        receiver = receiver_of_frame(live, frame)
+        compiles = frame_compiles(live.facts(), frame)
+        receiver = receiver_of_frame(live, compiles)
         if receiver is not None:
             values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
-        module_globals = globals_of_frame(live, frame)
+        module_globals = globals_of_frame(live, compiles)
         if module_globals is not None:
             values.update(read_globals(module_globals, [s for s in sources if _GLOBALS in s]))
         return values
