@@ -41,6 +41,15 @@ def actual(session: symdebug.LiveSession, compiled: Any, frame: str, *args: Any)
     return "eager", None
 
 
+def assert_plans_agree(
+    session: symdebug.Session, frame: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """The entries' compiled plans answer exactly as the careful walk of every check."""
+    predictor = symdebug.Session._predictor(session, frame, None)
+    values = predictor.values(args, kwargs)
+    assert predictor.predict(values) == predictor.predict(values, planned=False)
+
+
 def held(prediction: Prediction, truth: Truth) -> bool:
     outcome, entry = truth
     return prediction.outcome == outcome and (outcome != "served" or prediction.entry == entry)
@@ -64,6 +73,7 @@ class Tally:
         # Torch's default settings, as from a log (a LiveSession's would add this process's);
         # a module's state is read from the module itself, as a live session does.
         prediction = symdebug.Session.predict(session, *shapes, frame=frame, **named)
+        assert_plans_agree(session, frame, shapes, named)
         truth = actual(session, compiled, frame, *call)
         self.rows.append((prediction, truth))
         return prediction, truth

@@ -49,12 +49,9 @@ class KeysLikeRecorded(str):
     """
 
     def __eq__(self, recorded: object) -> bool:
-        own = _key_set(str(recorded))
-        included = torch._C._dispatch_tls_local_include_set()
-        excluded = torch._C._dispatch_tls_local_exclude_set()
-        if not any("Autograd" in name for name in _names(str(recorded))):
-            raise ValueError("whether the tensor is an inference tensor")
-        return str((own | included) - excluded) == str(recorded)
+        included = torch._C._dispatch_tls_local_include_set().raw_repr()
+        excluded = torch._C._dispatch_tls_local_exclude_set().raw_repr()
+        return _shows_recorded(str(recorded), included, excluded)
 
     def __ne__(self, recorded: object) -> bool:
         return not self == recorded
@@ -68,6 +65,19 @@ _KEYS_NOW = "the recorded keys in this thread's dispatch state (inference_mode, 
 
 #: What a tensor given by its shape shows now, compared with each entry's recorded keys.
 KEYS_LIKE_RECORDED = KeysLikeRecorded(_KEYS_NOW)
+
+
+@lru_cache(maxsize=256)
+def _shows_recorded(recorded: str, included: int, excluded: int) -> bool:
+    """Whether a tensor with the recorded keys shows them under these thread-local sets.
+
+    Remembered by the sets' raw bits: a program switches between few states.
+    """
+    if not any("Autograd" in name for name in _names(recorded)):
+        raise ValueError("whether the tensor is an inference tensor")
+    own = _key_set(recorded)
+    tls = torch._C.DispatchKeySet
+    return str((own | tls.from_raw_repr(included)) - tls.from_raw_repr(excluded)) == recorded
 
 
 def _names(text: str) -> list[str]:

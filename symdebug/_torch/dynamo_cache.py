@@ -5,19 +5,37 @@ Entries: ``torch/_dynamo/eval_frame.py:385``; what a miss does: ``convert_frame.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache, lru_cache
 from typing import Any
 
 
 def cache_order(code: Any) -> list[str]:
     """Compile ids of the entries cached on ``code``, in lookup (most recently used) order."""
-    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-
+    code = code.__code__ if callable(code) else code  # a function: its code, as torch's own
     try:
-        return [str(entry.compile_id) for entry in _debug_get_cache_entry_list(code)]
+        return [_id_text(entry.compile_id) for entry in _entry_list()(code)]
     except (TypeError, RuntimeError):
         return []
+
+
+@cache
+def _entry_list() -> Callable[[Any], list[Any]]:
+    """Torch's reader of a code object's cache entries, imported once.
+
+    Every prediction reads the order, and an import statement costs a microsecond each time.
+    """
+    from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
+
+    found: Callable[[Any], list[Any]] = _debug_get_cache_entry_list
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _id_text(compile_id: Any) -> str:
+    """``0/1`` for torch's ``CompileId`` (frozen, so its text never changes)."""
+    return str(compile_id)
 
 
 def miss_settings() -> dict[str, Any]:

@@ -94,13 +94,16 @@ def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
         from symdebug.queries.predict import frame_compiles
 
         values = read_ambient(sources, call)
+        on_module, on_globals = _objects_read(tuple(sources))
+        if not (on_module or on_globals):
+            return values  # torch's state and the call's tensors only: no module to find
         compiles = frame_compiles(live.facts(), frame)
-        receiver = receiver_of_frame(live, compiles)
+        receiver = receiver_of_frame(live, compiles) if on_module else None
         if receiver is not None:
-            values.update(read_program(receiver, [s for s in sources if RECEIVER in s]))
-        module_globals = globals_of_frame(live, compiles)
+            values.update(read_program(receiver, on_module))
+        module_globals = globals_of_frame(live, compiles) if on_globals else None
         if module_globals is not None:
-            values.update(read_globals(module_globals, [s for s in sources if _GLOBALS in s]))
+            values.update(read_globals(module_globals, on_globals))
         return values
 
     return read
@@ -127,6 +130,12 @@ def read_ambient(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, A
 
 
 _Pairs = tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=256)
+def _objects_read(sources: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The sources read on the module (``L['self']...``), and those read on its globals."""
+    return tuple(s for s in sources if RECEIVER in s), tuple(s for s in sources if _GLOBALS in s)
 
 
 @lru_cache(maxsize=256)

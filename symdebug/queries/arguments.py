@@ -37,11 +37,19 @@ def is_shape(value: Any) -> bool:
 def _add_tensor(
     values: dict[str, Any], base: str, shape: Sequence[int], strides: Sequence[int]
 ) -> None:
-    values[f"ndim:{base}"] = len(shape)
-    for index, (size, stride) in enumerate(zip(shape, strides, strict=True)):
-        values[f"{base}.size()[{index}]"] = int(size)
-        values[f"{base}.stride()[{index}]"] = int(stride)
-    values[f"{base}.storage_offset()"] = 0
+    rank, sizes, steps, offset = _tensor_sources(base, len(shape))
+    values[rank] = len(shape)
+    values.update(zip(sizes, map(int, shape), strict=True))
+    values.update(zip(steps, map(int, strides), strict=True))
+    values[offset] = 0
+
+
+@lru_cache(maxsize=1024)
+def _tensor_sources(base: str, rank: int) -> tuple[str, tuple[str, ...], tuple[str, ...], str]:
+    """The sources of a tensor's rank, sizes, strides and offset (named once, not per call)."""
+    sizes = tuple(f"{base}.size()[{index}]" for index in range(rank))
+    strides = tuple(f"{base}.stride()[{index}]" for index in range(rank))
+    return f"ndim:{base}", sizes, strides, f"{base}.storage_offset()"
 
 
 #: Where a binding keeps the object a call passes at a source (``object:L['mask']``).

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -122,7 +124,7 @@ class _Sources(ast.NodeTransformer):
 
     def _named(self, key: str) -> ast.expr:
         self.sources.append(key)
-        return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(key), ast.Load())
+        return _read(key)
 
 
 class _Vectorize(_Sources):
@@ -171,20 +173,41 @@ def compile_check(code: str) -> tuple[Evaluator, list[str]]:
     return evaluate, list(dict.fromkeys(transformer.sources))
 
 
-def compile_scalar_check(code: str) -> Evaluator:
+@dataclass(frozen=True, slots=True)
+class ScalarCheck:
+    """A check on one call's Python values, kept with its expression (``V["<source>"] ...``).
+
+    :mod:`symdebug.queries.check_program` inlines the expression with an entry's other checks.
+    """
+
+    expression: ast.expr
+    code: CodeType
+
+    def __call__(self, values: Values) -> Any:
+        """The check on one call's values."""
+        return eval(self.code, SCALAR_GLOBALS, {"V": values})  # noqa: S307 - our own AST
+
+
+def scalar_check(expression: ast.expr) -> ScalarCheck:
+    """A :class:`ScalarCheck` of an expression over ``V``."""
+    body = ast.fix_missing_locations(ast.Expression(expression))
+    return ScalarCheck(expression, compile(body, "<symdebug check>", "eval"))
+
+
+def compile_scalar_check(code: str) -> ScalarCheck:
     """A function of one call's ``{source: int}`` -> bool, in Python's own arithmetic.
 
     One call needs no arrays: plain ints answer in a fraction of the time, and a division
     by zero raises (then the check is not evaluated) as it would in Dynamo's guard.
     """
     tree = ast.parse(code.strip(), mode="eval")
-    body = ast.fix_missing_locations(_Sources().visit(tree))
-    compiled = compile(body, "<symdebug check>", "eval")
+    return scalar_check(_Sources().visit(tree).body)
 
-    def evaluate(values: Values) -> Any:
-        return eval(compiled, SCALAR_GLOBALS, {"V": values})  # noqa: S307 - our own compiled AST
 
-    return evaluate
+def bounded_one(value: ScalarCheck, bound: int, *, lower: bool) -> ScalarCheck:
+    """``bound <= value`` (``lower``) or ``value <= bound``, for one call."""
+    op = ast.GtE() if lower else ast.LtE()
+    return scalar_check(ast.Compare(value.expression, [op], [ast.Constant(bound)]))
 
 
 def equals_column(source: str, wanted: object) -> Evaluator:
@@ -194,7 +217,17 @@ def equals_column(source: str, wanted: object) -> Evaluator:
 
 def equals_one(source: str, wanted: object) -> Evaluator:
     """``source == wanted`` for one call's value."""
+    if isinstance(wanted, int | str | float | None) and type(wanted) in _CONSTANTS:
+        return scalar_check(ast.Compare(_read(source), [ast.Eq()], [ast.Constant(wanted)]))
     return lambda values: values[source] == wanted
+
+
+#: Values an expression can hold as a literal, compared as ``==`` compares them.
+_CONSTANTS = frozenset({int, str, bool, float, type(None)})
+
+
+def _read(source: str) -> ast.expr:
+    return ast.Subscript(ast.Name("V", ast.Load()), ast.Constant(str(source)), ast.Load())
 
 
 def typed_equals_column(source: str, wanted: object) -> Evaluator:

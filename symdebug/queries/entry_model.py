@@ -23,6 +23,7 @@ from symdebug.queries.arguments import receiver_of
 from symdebug.queries.check import Check
 from symdebug.queries.check_eval import (
     Evaluator,
+    bounded_one,
     compile_check,
     compile_scalar_check,
     equals_column,
@@ -104,7 +105,7 @@ def _range_checks(code: str, kind: str, guards: list[Guard]) -> list[Check] | No
         if is_lower and kind == "zero_one" and bound == 2:
             cause, guard = "zero_one", None
         evaluate = _at_least(value, bound) if is_lower else _at_most(value, bound)
-        one = _at_least_one(value_one, bound) if is_lower else _at_most_one(value_one, bound)
+        one = bounded_one(value_one, bound, lower=is_lower)
         checks.append(Check("range", text, sources, evaluate, guard, cause=cause, evaluate_one=one))
     return checks
 
@@ -129,14 +130,6 @@ def _at_least(value: Evaluator, bound: int) -> Evaluator:
 
 def _at_most(value: Evaluator, bound: int) -> Evaluator:
     return lambda values: np.asarray(value(values)) <= bound
-
-
-def _at_least_one(value: Evaluator, bound: int) -> Evaluator:
-    return lambda values: value(values) >= bound
-
-
-def _at_most_one(value: Evaluator, bound: int) -> Evaluator:
-    return lambda values: value(values) <= bound
 
 
 def _shape_checks(compile_: Compile, guards: list[Guard], unparsed: list[str]) -> list[Check]:

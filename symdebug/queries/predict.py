@@ -37,6 +37,7 @@ from symdebug.queries.arguments import (
 )
 from symdebug.queries.check import Check
 from symdebug.queries.check_eval import SOURCE_ROOTS
+from symdebug.queries.check_program import ALL_HOLD, EntryPlan, entry_plan, unparsed_texts
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
@@ -233,6 +234,8 @@ class Predictor:
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
         _unknown_if_states_differ(self.models, [by_id[cid] for cid in ids])
+        #: Per set of value names a call gives, each entry's plan (see :mod:`check_program`).
+        self.plans: dict[tuple[frozenset[str], Any], _Plans] = {}
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
         if isinstance(frame, str):
             named = [c for c in facts.compiles if c.name == frame]
@@ -285,17 +288,19 @@ class Predictor:
         found = {asked.get(source, source): value for source, value in read.items()}
         return {**found, RECEIVER_AT: self.receiver}
 
-    def predict(self, values: Mapping[str, Any]) -> Prediction:
+    def predict(self, values: Mapping[str, Any], *, planned: bool = True) -> Prediction:
         """One call: the serving entry, recompile or eager run, and each failing check.
 
-        Certain only when every check on the way was evaluated.
+        Certain only when every check on the way was evaluated.  ``planned=False`` walks
+        every check the careful way, not through the entries' compiled plans (the same
+        answer, slower: for checking the plans).
         """
         order = [m.compile_id for m in self.models]
         prediction = Prediction(None, order=order, frame=self.frame, notes=list(self.state.notes))
         if self.state.skipped is not None:  # torch no longer looks the entries up
             prediction.eager = self.state.skipped
         else:
-            self._walk(prediction, values)
+            self._walk(prediction, values, planned=planned)
         self._settle(prediction)
         read_from = values.get(READ_FROM)
         if read_from is not None and prediction.entry is not None:
@@ -305,9 +310,11 @@ class Predictor:
             prediction.assumed.append(ambient)
         return prediction
 
-    def _walk(self, prediction: Prediction, values: Mapping[str, Any]) -> None:
-        for model in self.models:
-            verdict = _judge(model, values)
+    def _walk(self, prediction: Prediction, values: Mapping[str, Any], *, planned: bool) -> None:
+        given, plans = self._plans(values) if planned else ([], [None] * len(self.models))
+        for model, plan in zip(self.models, plans, strict=True):
+            quick = plan and _planned_verdict(model, plan, values, given)
+            verdict = quick or _judge(model, values)
             if verdict.failure is not None:
                 prediction.failures.append(verdict.failure)
                 continue
@@ -315,6 +322,20 @@ class Predictor:
             prediction.unchecked, prediction.assumed = verdict.unknown, verdict.assumed
             return
         prediction.eager = self.state.limit
+
+    def _plans(self, values: Mapping[str, Any]) -> _Plans:
+        """The call's given sources and each entry's plan, made once per set of value names.
+
+        Which names a call gives, and where the module sits, decide both; not the values.
+        """
+        key = (frozenset(values), values.get(RECEIVER_AT))
+        found = self.plans.get(key)
+        if found is None:
+            if len(self.plans) >= _MAX_PLANS:
+                self.plans.clear()
+            plans = [entry_plan(model, key[0]) for model in self.models]
+            found = self.plans[key] = (_given_sources(values), plans)
+        return found
 
     def _settle(self, prediction: Prediction) -> None:
         """Conditions (what would change the answer), assumptions and ``certain``."""
@@ -469,13 +490,40 @@ def _holds(result: Any) -> bool:
     return bool(result.all()) if isinstance(result, np.ndarray) else bool(result)
 
 
+def _planned_verdict(
+    model: EntryModel, plan: EntryPlan, values: Mapping[str, Any], given: Sequence[str]
+) -> _Verdict | None:
+    """:func:`_judge`'s verdict from the entry's plan; None where a check raised.
+
+    A failing check's result is taken again the careful way before it decides.
+    """
+    try:
+        index = plan.first_failing(values)
+    except Exception:  # noqa: BLE001 - the careful walk says which check, and why
+        return None
+    if index == ALL_HOLD:
+        unknown = [*plan.unknown, *_unguarded_scalars(model, values, given)]
+        return _Verdict(unknown=unknown, assumed=list(plan.assumed))
+    check = model.checks[index]
+    result = _evaluate(check, values, one=True)
+    if result is None or result is _NOT_GIVEN or result is True or _holds(result):
+        return None
+    return _Verdict(_failure(model, check, _seen(check, values)))
+
+
+#: Sets of value names a predictor keeps plans for (calls usually give the same names).
+_MAX_PLANS = 64
+#: The sources a call gives (see :func:`_given_sources`), and each entry's plan or None.
+_Plans = tuple[list[str], list[EntryPlan | None]]
+
+
 def _judge(model: EntryModel, values: Mapping[str, Any]) -> _Verdict:
     """Evaluate every check of one entry on one call.
 
     A check that fails decides, whatever the others say; else what could not be evaluated,
     or was taken as recorded, qualifies the hit.
     """
-    verdict = _Verdict(unknown=[f"{code} (cannot be parsed)" for code in model.unparsed])
+    verdict = _Verdict(unknown=unparsed_texts(model))
     for check in model.checks:
         usable = _usable(check, values)
         result = _evaluate(check, values, one=True) if usable else _NOT_GIVEN
@@ -502,18 +550,26 @@ _UNRECORDED_NOTE = "its guard is not recorded"
 #: Sources a call's values are bound to (not ``ndim:``, ``len:`` or ``object:`` facts of them).
 
 
-def _unguarded_scalars(model: EntryModel, values: Mapping[str, Any]) -> list[str]:
-    live = READ_FROM in values
-    receiver = str(values.get(RECEIVER_AT, RECEIVER))
-    given = [
-        (source, value)
-        for source, value in values.items()
-        if isinstance(value, _UNRECORDED) and _given(source, live=live, receiver=receiver)
-    ]
+def _unguarded_scalars(
+    model: EntryModel, values: Mapping[str, Any], given_sources: Sequence[str] | None = None
+) -> list[str]:
+    """Values the call gives whose guards are not recorded, where no check reads them.
+
+    ``given_sources``: :func:`_given_sources` of the values, when already known.
+    """
+    sources = _given_sources(values) if given_sources is None else given_sources
+    given = [(s, values[s]) for s in sources if isinstance(values[s], _UNRECORDED)]
     if not given:
         return []  # sizes and ints only: every one of them is guarded where it is read
     read = {s.removeprefix(OBJECT_PREFIX) for check in model.checks for s in check.sources}
     return [f"{s} == {v!r} ({_UNRECORDED_NOTE})" for s, v in given if s not in read]
+
+
+def _given_sources(values: Mapping[str, Any]) -> list[str]:
+    """The sources of values the call gives (see :func:`_given`), in order."""
+    live = READ_FROM in values
+    receiver = str(values.get(RECEIVER_AT, RECEIVER))
+    return [source for source in values if _given(source, live=live, receiver=receiver)]
 
 
 def _given(source: str, *, live: bool, receiver: str = RECEIVER) -> bool:

@@ -1,0 +1,111 @@
+"""An entry's checks compiled into one function answer exactly as the careful walk does.
+
+Every prediction here is made twice on the same values, through the entries' plans and
+through the careful walk of every check (``planned=False``), and the two must be equal in
+every field: entry, failures, what was assumed or not checked, conditions, notes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import symdebug
+from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature
+from symdebug.queries.predict import Prediction, Predictor
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+LOGS = [*sorted((DATA / "traces").glob("*.log")), *sorted((DATA / "triton").glob("*.log.gz"))]
+SIGNATURE = Signature(names=["x", "xs", "scale"], positional=3)
+
+
+def both(predictor: Predictor, values: dict[str, Any]) -> Prediction:
+    planned = predictor.predict(values)
+    assert planned == predictor.predict(values, planned=False)
+    return planned
+
+
+def entry(number: int, *checks: str) -> Compile:
+    compile_ = Compile(f"0/{number}", 0, number, name="f", signature=SIGNATURE)
+    compile_.inputs = [
+        InputDim("L['x'].size()[0]", "s0", True),
+        InputDim("L['x'].size()[1]", "s1", True),
+    ]
+    compile_.shape_checks = [ShapeCheck(check) for check in checks]
+    return compile_
+
+
+def test_a_check_that_raises_is_left_to_the_careful_walk() -> None:
+    # x.size(0) // (x.size(1) - 4) divides by zero at width 4: Dynamo's guard raises too.
+    check = "L['x'].size()[0] // (L['x'].size()[1] - 4) > 1"
+    predictor = Predictor(Facts(compiles=[entry(0, check)]), "f")
+    for shape in [(8, 4), (8, 6), (2, 6), (9, 5)]:
+        prediction = both(predictor, predictor.values([shape], {}))
+        if shape[1] == 4:
+            assert not prediction.certain
+            assert prediction.unchecked == [f"{check} (cannot be evaluated)"]
+        else:
+            assert prediction.certain
+
+
+def test_a_failing_check_after_ones_that_hold_names_its_values() -> None:
+    checks = ["L['x'].size()[0] >= 2", "L['x'].size()[0] % 4 == 0", "L['x'].size()[0] <= 64"]
+    # Newest first: 0/1 is looked up first, and fails on its second check.
+    predictor = Predictor(Facts(compiles=[entry(0, checks[2]), entry(1, *checks[:2])]), "f")
+    prediction = both(predictor, predictor.values([(6, 3)], {}))
+    assert prediction.entry == "0/0"
+    assert [f.check for f in prediction.failures] == [checks[1]]
+    assert prediction.failures[0].values == {"L['x'].size()[0]": 6}
+
+
+def test_unparsed_checks_and_values_the_call_does_not_give() -> None:
+    checks = ["L['x'].size()[0] >>> 2", "L['scale'] > 0.5", "L['xs'][1].size()[0] == 3"]
+    predictor = Predictor(Facts(compiles=[entry(0, *checks)]), "f")
+    for args, kwargs in [
+        ([(8, 2)], {}),
+        ([(8, 2), [(1,), (3,)]], {}),
+        ([(8, 2), [(1,)]], {}),  # the list lacks item 1: the entry fails on it
+        ([(8, 2), [(1,), (4,)], 0.25], {}),
+        ([(8, 2)], {"scale": 0.75}),
+    ]:
+        both(predictor, predictor.values(args, kwargs))
+
+
+def test_an_item_the_call_s_container_lacks_fails_the_entry() -> None:
+    compile_ = entry(0, "L['x'].size()[0] >= 2", "L['xs'][1].size()[0] == 3")
+    compile_.inputs = []  # only the shape checks: each of them is planned
+    predictor = Predictor(Facts(compiles=[compile_]), "f")
+    lacking = both(predictor, {"L['x'].size()[0]": 8, "len:L['xs']": 1})
+    assert lacking.recompiles and lacking.certain
+    assert lacking.failures[0].values == {"L['xs'][1]": "absent: the call does not pass it"}
+    holding = both(predictor, {"L['x'].size()[0]": 8, "len:L['xs']": 2})
+    assert holding.entry == "0/0" and holding.unchecked == ["L['xs'][1].size()[0] == 3"]
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda path: path.name)
+def test_real_entries_at_many_sizes(log: Path) -> None:
+    """Every frame of each log, at its recorded sizes, near them, and with some not given."""
+    facts = symdebug.load_trace(log).facts
+    compared = 0
+    for frame in sorted({c.name for c in facts.compiles}):
+        try:
+            predictor = Predictor(facts, frame)
+        except ValueError:
+            continue  # a frame with no entry: nothing to predict
+        for compile_ in predictor.compiles:
+            for values in _variants(compile_):
+                both(predictor, values)
+                compared += 1
+    assert compared or not facts.compiles
+
+
+def _variants(compile_: Compile) -> list[dict[str, Any]]:
+    """The compile's own ints, each changed, and each left out once."""
+    recorded = {str(dim.source): dim.value for dim in compile_.inputs if isinstance(dim.value, int)}
+    variants = [recorded]
+    for source, value in recorded.items():
+        variants += [{**recorded, source: size} for size in (1, 2, value + 1, value * 2)]
+        variants.append({k: v for k, v in recorded.items() if k != source})
+    return variants
