@@ -45,8 +45,9 @@ def assert_plans_agree(
     session: symdebug.Session, frame: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
     """The entries' compiled plans answer exactly as the careful walk of every check."""
-    predictor = symdebug.Session._predictor(session, frame, None)
-    values = predictor.values(args, kwargs)
+    named = dict(kwargs)
+    predictor = symdebug.Session._predictor(session, frame, named.pop("dynamo_config", None))
+    values = predictor.values(args, named)
     assert predictor.predict(values) == predictor.predict(values, planned=False)
 
 
