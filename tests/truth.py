@@ -42,7 +42,10 @@ def actual(session: symdebug.LiveSession, compiled: Any, frame: str, *args: Any)
 
 
 def assert_plans_agree(
-    session: symdebug.Session, frame: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    session: symdebug.Session,
+    frame: str | int | None,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
 ) -> None:
     """The entries' compiled plans answer exactly as the careful walk of every check."""
     named = dict(kwargs)

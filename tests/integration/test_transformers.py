@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from truth import assert_plans_agree
 
 import symdebug
 from symdebug.tracefile import discover_trace_files
@@ -96,6 +97,9 @@ def test_rerun_at_three_new_sequence_lengths() -> None:
     with torch.no_grad():
         for batch, length in ((1, 20), (1, 57), (3, 20)):
             predicted = session.predict((batch, length), attention_mask=(batch, length))
+            assert_plans_agree(
+                session, None, ((batch, length),), {"attention_mask": (batch, length)}
+            )
             result = session.rerun(compiled, (batch, length), attention_mask=(batch, length))
             assert result.prediction.entry == predicted.entry
             assert result.prediction_held, (str(predicted), str(result))
@@ -118,6 +122,7 @@ def test_the_models_configuration_is_taken_as_built_and_predictions_are_sure() -
         for batch, length in ((2, 20), (1, 5), (3, 64), (2, 1)):
             from_log = symdebug.Session(session.facts).predict(input_ids=(batch, length))
             predicted = session.predict(input_ids=(batch, length))  # live: reads the model
+            assert_plans_agree(session, None, (), {"input_ids": (batch, length)})
             assumed += from_log.assumed
             before = len(session.compiles)
             compiled(input_ids=torch.randint(0, 100, (batch, length)))
@@ -182,6 +187,7 @@ def test_bert_with_and_without_its_mask_and_after_train_is_predicted_as_torch_do
                 shapes["attention_mask"] = (batch, length)
                 given["attention_mask"] = torch.ones(batch, length, dtype=torch.long)
             predicted = session.predict(frame=frame, **shapes)
+            assert_plans_agree(session, frame, (), shapes)
             said = f"served {predicted.entry}" if predicted.entry else predicted.outcome
             assert predicted.certain, str(predicted)
             call = functools.partial(compiled, **given)
@@ -218,6 +224,9 @@ def test_llama_behind_its_forward_decorator_is_predicted_as_torch_does() -> None
         served = 0
         for batch, length in ((1, 20), (3, 5), (2, 64), (1, 1), (1, 2)):
             predicted = session.predict(input_ids=(batch, length), use_cache=False, frame=frame)
+            assert_plans_agree(
+                session, frame, (), {"input_ids": (batch, length), "use_cache": False}
+            )
             said = f"served {predicted.entry}" if predicted.entry else predicted.outcome
             given = torch.randint(0, 100, (batch, length))
             call = functools.partial(compiled, input_ids=given, use_cache=False)
@@ -279,6 +288,7 @@ def test_llama_from_its_log_is_predicted_as_torch_served_it(tmp_path: Path) -> N
     frame = session.compiles[0].name
     for batch, length in probes:
         predicted = session.predict(input_ids=(batch, length), use_cache=False, frame=frame)
+        assert_plans_agree(session, frame, (), {"input_ids": (batch, length), "use_cache": False})
         assert predicted.entry == served[f"{batch}x{length}"], str(predicted)
         assert predicted.certain, str(predicted)  # the model's and the wrapper's, as recorded
     assert session.predict(input_ids=(1, 1), use_cache=False, frame=frame).outcome == "recompile"
