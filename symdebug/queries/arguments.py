@@ -13,6 +13,7 @@ from typing import Any
 import torch
 
 from symdebug.model.types import Compile, Signature
+from symdebug.queries.object_paths import ObjectPaths, bind_inside
 
 #: A tensor given by its shape: ``(17, 64)`` or ``torch.Size([17, 64])``.
 Shape = tuple[int, ...]
@@ -192,6 +193,7 @@ def bind(
     defaults: Mapping[str, Any] | None = None,
     *,
     bound_first: bool = False,
+    paths: ObjectPaths | None = None,
 ) -> dict[str, Any]:
     """``{source: value}`` for a call ``f(*args, **kwargs)`` of a frame with ``signature``.
 
@@ -201,6 +203,7 @@ def bind(
     call leaves out takes its value from ``defaults`` (its literal default), if there.
     ``bound_first``: the frame is a decorator's wrapper around a method, so the module the
     method is bound to comes first in ``*args`` (the call's own positional arguments after it).
+    ``paths``: what the entries read inside objects the call passes (see :mod:`object_paths`).
     """
     names = list(signature.names)
     positional = names[: signature.positional]
@@ -231,6 +234,8 @@ def bind(
     if signature.varkw is not None:
         values[f"len:L[{signature.varkw!r}]"] = extra
         values[f"{CLASS_PREFIX}L[{signature.varkw!r}]"] = "dict"
+    if paths:
+        bind_inside(values, paths, OBJECT_PREFIX, flatten)
     return values
 
 

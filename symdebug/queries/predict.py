@@ -23,6 +23,7 @@ from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization
 from symdebug.queries.arguments import (
     DISPATCH_PREFIX,
+    FACT_PREFIXES,
     GLOBAL_PREFIX,
     OBJECT_PREFIX,
     RECEIVER,
@@ -41,6 +42,7 @@ from symdebug.queries.check_program import ALL_HOLD, EntryPlan, entry_plan, unpa
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
+from symdebug.queries.object_paths import object_paths
 from symdebug.queries.tensor_checks import GLOBAL_CHECK, ambient_assumption
 
 Outcome = Literal["served", "recompile", "eager"]
@@ -247,6 +249,8 @@ class Predictor:
         self.signature = frame_signature(first)
         self.receiver = receiver_of(first)
         self.known = sorted({s for m in self.models for c in m.checks for s in c.sources})
+        #: What the entries read inside objects a call passes (a cache object's tensors).
+        self.paths = object_paths(self.known, FACT_PREFIXES, self.receiver)
         checked = {source.removeprefix(OBJECT_PREFIX) for source in self.known}
         defaults = defaults_from_source(first.filename, first.lineno, first.name)
         # Only what an entry checks: another default changes nothing the entries decide.
@@ -268,7 +272,13 @@ class Predictor:
                 )
             return {k if k.startswith(("L[", "G[")) else f"L[{k!r}]": v for k, v in kwargs.items()}
         bound = bind(
-            self.signature, args, kwargs, self.known, self.defaults, bound_first=self.bound_first
+            self.signature,
+            args,
+            kwargs,
+            self.known,
+            self.defaults,
+            bound_first=self.bound_first,
+            paths=self.paths,
         )
         if self.program is None or not self.program_sources:
             return bound

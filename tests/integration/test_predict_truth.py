@@ -447,6 +447,51 @@ def test_a_namedtuple_and_a_dataclass_are_read_by_their_fields(tally: Tally) -> 
             assert prediction.certain and prediction.outcome == truth[0]
 
 
+class _Layer:
+    def __init__(self, rows: int, ready: bool = True) -> None:
+        self.keys = torch.randn(2, rows, 4)
+        self.ready = ready
+
+
+class _Cache:
+    """A key-value cache as transformers' ``DynamicCache`` holds one: layers of tensors."""
+
+    def __init__(self, rows: int, layers: int = 2, *, ready: bool = True) -> None:
+        self.layers = [_Layer(rows, ready) for _ in range(layers)]
+        self.offloading = False
+
+
+def _attend(x: torch.Tensor, cache: _Cache) -> torch.Tensor:
+    total = x.sum()
+    for layer in cache.layers:
+        if layer.ready:
+            total = total + layer.keys.sum(1).mean()
+    return total if cache.offloading else total * 2
+
+
+def test_what_the_entries_read_inside_an_object_the_call_passes_is_checked(
+    tally: Tally,
+) -> None:
+    """A cache object's tensors, flags and layers, read from the object the call passes."""
+    with symdebug.capture() as s:
+        attend = torch.compile(_attend, backend="eager")
+        attend(torch.randn(3), _Cache(5))
+        attend(torch.randn(3), _Cache(6))  # the cache's length becomes dynamic
+        for cache in (_Cache(9), _Cache(1), _Cache(9, 3), _Cache(9, ready=False), _Cache(7)):
+            call = (torch.randn(3), cache)
+            prediction, truth = tally.probe(s, attend, call, (3,), cache, frame="_attend")
+            assert prediction.certain, str(prediction)
+            assert held(prediction, truth), f"{prediction}\n  torch: {truth}"
+        offloaded = _Cache(9)
+        offloaded.offloading = True
+        prediction, truth = tally.probe(
+            s, attend, (torch.randn(3), offloaded), (3,), offloaded, frame="_attend"
+        )
+        assert prediction.certain and prediction.recompiles and truth[0] == "recompile"
+        # The entry torch tries first fails on the flag itself, read from the object passed.
+        assert prediction.failures[0].check == "L['cache'].offloading == False"
+
+
 def test_entries_compiled_before_the_capture_make_an_answer_they_precede_unsure() -> None:
     """Torch's cache may hold entries this capture never saw: their checks are not known."""
     compiled = torch.compile(double, backend="eager", dynamic=False)

@@ -167,6 +167,39 @@ def _outcome(session: symdebug.LiveSession, call: object, frame: str) -> str:
     return f"served {order[0]}" if lookups and lookups[0] and order else "eager"
 
 
+def _decode(compiled: object, step: torch.Tensor, cache: object, outputs: list[object]) -> None:
+    outputs.append(compiled(input_ids=step, past_key_values=cache))  # type: ignore[operator]
+
+
+def test_decode_steps_are_predicted_from_the_cache_object_they_pass() -> None:
+    """A decode step passes ``past_key_values``, a ``DynamicCache``: the entries check its
+    layers' tensors and flags (``...layers[0].keys.size()[2]``, ``...is_initialized``), read
+    from the cache object itself, so every answer is sure, and right."""
+    torch.manual_seed(0)
+    model = tiny_gpt2()
+    with symdebug.capture() as session, torch.no_grad():
+        compiled = torch.compile(model, backend="eager")
+        for length in (8, 12):  # prefill, then decode steps: both become dynamic
+            out = compiled(input_ids=torch.randint(0, 100, (1, length)), use_cache=True)
+            for _ in range(2):
+                step = torch.randint(0, 100, (1, 1))
+                out = compiled(input_ids=step, past_key_values=out.past_key_values)
+        frame = session.compiles[0].name
+        for batch, length in ((1, 20), (2, 5)):
+            out = compiled(input_ids=torch.randint(0, 100, (batch, length)), use_cache=True)
+            for _ in range(2):
+                cache, step = out.past_key_values, torch.randint(0, 100, (batch, 1))
+                shapes = {"input_ids": (batch, 1), "past_key_values": cache}
+                predicted = session.predict(frame=frame, **shapes)
+                assert_plans_agree(session, frame, (), shapes)
+                assert predicted.certain, str(predicted)
+                said = f"served {predicted.entry}" if predicted.entry else predicted.outcome
+                outputs: list[object] = []
+                call = functools.partial(_decode, compiled, step, cache, outputs)
+                assert said == _outcome(session, call, frame), str(predicted)
+                out = outputs[0]
+
+
 def test_bert_with_and_without_its_mask_and_after_train_is_predicted_as_torch_does() -> None:
     """Keyword calls that leave ``attention_mask`` out or pass it (torch's ``DICT_LENGTH``
     and ``DICT_CONTAINS`` on ``kwargs``), library globals (``_is_torch_available``) taken as
