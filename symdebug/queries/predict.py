@@ -236,8 +236,8 @@ class Predictor:
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
         _unknown_if_states_differ(self.models, [by_id[cid] for cid in ids])
-        #: Per set of value names a call gives, each entry's plan (see :mod:`check_program`).
-        self.plans: dict[tuple[frozenset[str], Any], _Plans] = {}
+        #: Per list of value names a call gives, each entry's plan (see :mod:`check_program`).
+        self.plans: dict[tuple[tuple[str, ...], Any], _Plans] = {}
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
         if isinstance(frame, str):
             named = [c for c in facts.compiles if c.name == frame]
@@ -334,16 +334,18 @@ class Predictor:
         prediction.eager = self.state.limit
 
     def _plans(self, values: Mapping[str, Any]) -> _Plans:
-        """The call's given sources and each entry's plan, made once per set of value names.
+        """The call's given sources and each entry's plan, made once per list of value names.
 
-        Which names a call gives, and where the module sits, decide both; not the values.
+        Which names a call gives (in its order, which the answer's lists follow), and where
+        the module sits, decide both; not the values.
         """
-        key = (frozenset(values), values.get(RECEIVER_AT))
+        key = (tuple(values), values.get(RECEIVER_AT))
         found = self.plans.get(key)
         if found is None:
             if len(self.plans) >= _MAX_PLANS:
                 self.plans.clear()
-            plans = [entry_plan(model, key[0]) for model in self.models]
+            given = frozenset(key[0])
+            plans = [entry_plan(model, given) for model in self.models]
             found = self.plans[key] = (_given_sources(values), plans)
         return found
 
@@ -521,7 +523,7 @@ def _planned_verdict(
     return _Verdict(_failure(model, check, _seen(check, values)))
 
 
-#: Sets of value names a predictor keeps plans for (calls usually give the same names).
+#: Lists of value names a predictor keeps plans for (calls usually give the same names).
 _MAX_PLANS = 64
 #: The sources a call gives (see :func:`_given_sources`), and each entry's plan or None.
 _Plans = tuple[list[str], list[EntryPlan | None]]

@@ -18,7 +18,7 @@ from symdebug.queries.predict import Prediction, Predictor
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LOGS = [*sorted((DATA / "traces").glob("*.log")), *sorted((DATA / "triton").glob("*.log.gz"))]
-SIGNATURE = Signature(names=["x", "xs", "scale"], positional=3)
+SIGNATURE = Signature(names=["x", "xs", "scale", "mode"], positional=4)
 
 
 def both(predictor: Predictor, values: dict[str, Any]) -> Prediction:
@@ -82,6 +82,16 @@ def test_an_item_the_call_s_container_lacks_fails_the_entry() -> None:
     assert lacking.failures[0].values == {"L['xs'][1]": "absent: the call does not pass it"}
     holding = both(predictor, {"L['x'].size()[0]": 8, "len:L['xs']": 2})
     assert holding.entry == "0/0" and holding.unchecked == ["L['xs'][1].size()[0] == 3"]
+
+
+def test_values_given_in_another_order_are_listed_in_that_order() -> None:
+    """A float and a string whose guards are not recorded are listed in the call's order."""
+    compile_ = entry(0, "L['x'].size()[0] >= 2")
+    compile_.inputs = []  # only the shape check: the plan answers, not the careful walk
+    predictor = Predictor(Facts(compiles=[compile_]), "f")
+    first = both(predictor, predictor.values([(8, 2)], {"scale": 0.5, "mode": "a"}))
+    second = both(predictor, predictor.values([(8, 2)], {"mode": "a", "scale": 0.5}))
+    assert first.unchecked == second.unchecked[::-1] != second.unchecked
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda path: path.name)
