@@ -81,6 +81,8 @@ export interface Compile {
   marked_dynamic: string[];
   marked_static: string[];
   automatic_dynamic: boolean | null;
+  recompile_limit: number | null;
+  accumulated_recompile_limit: number | null;
   shape_checks: ShapeCheck[];
   value_checks: ShapeCheck[];
   tensor_checks: TensorCheck[];

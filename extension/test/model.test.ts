@@ -85,6 +85,8 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     marked_dynamic: [],
     marked_static: [],
     automatic_dynamic: null,
+    recompile_limit: null,
+    accumulated_recompile_limit: null,
     shape_checks: [],
     value_checks: [],
     tensor_checks: [],

@@ -39,17 +39,21 @@ def _id_text(compile_id: Any) -> str:
 
 
 def miss_settings() -> dict[str, Any]:
-    """The Dynamo settings that decide a cache miss: recompile limit and error suppression.
+    """The Dynamo settings that decide a cache miss: recompile limits, error suppression, stance.
 
     ``convert_frame.py:1986`` runs the frame eagerly once a code object holds
     ``recompile_limit`` entries; ``convert_frame.py:2401`` skips a frame for good when a
     compile error is suppressed.
     """
-    from torch._dynamo import config
+    from torch._dynamo import config, eval_frame
 
     return {
         "recompile_limit": int(config.recompile_limit),
+        "accumulated_recompile_limit": int(config.accumulated_recompile_limit),
         "suppress_errors": bool(config.suppress_errors),
+        # ``torch.compiler.set_stance``: ``eval_frame._stance`` (private; reassigned on change).
+        "stance": str(eval_frame._stance.stance),
+        "skip_guard_eval_unsafe": bool(eval_frame._stance.skip_guard_eval_unsafe),
     }
 
 

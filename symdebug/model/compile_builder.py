@@ -39,6 +39,14 @@ def _config_flag(metrics: Mapping[str, Any], name: str) -> bool | None:
     return bool(config[name])
 
 
+def _config_int(metrics: Mapping[str, Any], name: str) -> int | None:
+    """One int of Dynamo's config as the compile logged it, or None."""
+    config = metrics.get("dynamo_config")
+    config = _config_of(config) if isinstance(config, str) else config
+    value = config.get(name) if isinstance(config, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
     return _config_flag(metrics, "assume_static_by_default")
 
@@ -243,6 +251,8 @@ def build_compile(
         marked_dynamic=[Source(s) for s in tree.marked_dynamic],
         marked_static=[Source(s) for s in tree.marked_static],
         automatic_dynamic=_config_flag(metrics, "automatic_dynamic_shapes"),
+        recompile_limit=_config_int(metrics, "recompile_limit"),
+        accumulated_recompile_limit=_config_int(metrics, "accumulated_recompile_limit"),
         shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
         value_checks=[ShapeCheck(line.code, line.note) for line in tree.value_lines],
         tensor_checks=_tensor_checks(tree),

@@ -40,6 +40,9 @@ _CONTAINS = re.compile(
     r"DICT_CONTAINS: (?P<code>(?:not )?___dict_contains\(.+?\))\s*(?:#\s*(?P<note>.*))?$"
 )
 _LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
+# ``FLOAT_IS_NAN: (type(L['scale']) is float and __math_isnan(L['scale']))``: a float argument
+# compiled as NaN; the entry serves NaN only.
+_NAN = re.compile(r"FLOAT_IS_NAN: (?P<code>\(type\(.+?\)\))\s*(?:#\s*(?P<note>.*))?$")
 _MARKED = re.compile(
     r"getattr\((?P<source>.+?), '_dynamo_(?P<mark>weak_dynamic|dynamic|static)_indices', set\(\)\)"
     r"\.issubset\(\{(?P<dims>[\d, ]+)\}\)"
@@ -73,6 +76,7 @@ _EMPTY_LITERAL = "LENGTH_CHECK: not "
 _CONTAINS_LITERAL = "DICT_CONTAINS: "
 _EQUALS_LITERAL = "EQUALS_MATCH: "
 _LAMBDA_LITERAL = "LAMBDA_GUARD: "
+_NAN_LITERAL = "FLOAT_IS_NAN: "
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,7 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
+    (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeLine(m["code"], _note(m)))),
 )
 
 
@@ -273,7 +278,7 @@ def _remember(line: str) -> LineFact | None:
 #: print as ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
-    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH"
+    r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH|FLOAT_IS_NAN"
     r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):.*"
 )
 

@@ -321,6 +321,10 @@ class Compile:
     #: Dynamo's ``automatic_dynamic_shapes``: False under ``torch.compile(dynamic=False)``,
     #: where a size that changes is never made dynamic.  None when the log does not say.
     automatic_dynamic: bool | None = None
+    #: Dynamo's ``recompile_limit`` and ``accumulated_recompile_limit`` as this compile ran
+    #: (``torch.compile(recompile_limit=N)`` sets the first for its frames); None: not logged.
+    recompile_limit: int | None = None
+    accumulated_recompile_limit: int | None = None
     shape_checks: list[ShapeCheck] = field(default_factory=list)
     #: Checks on the call's other values, as Dynamo runs them: ``L['mask'] is None``,
     #: ``L['flag'] == True``, ``L['mode'] == 'a'`` (a string or float; ints are ``inputs``).

@@ -142,6 +142,12 @@ class _Vectorize(_Sources):
         values = [self.visit(value) for value in node.values]
         return _join(values, ast.BitAnd() if isinstance(node.op, ast.And) else ast.BitOr())
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if isinstance(node.op, ast.Pow):  # ``2 ** s0`` leaves int64 at s0 = 63
+            return ast.Call(ast.Name("_pow", ast.Load()), [node.left, node.right], [])
+        return node
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         operand = self.visit(node.operand)
         if isinstance(node.op, ast.Not):
@@ -156,13 +162,33 @@ def _join(parts: list[ast.expr], op: ast.operator) -> ast.expr:
     return result
 
 
+def exact_power(base: Any, exponent: Any) -> Any:
+    """``base ** exponent`` as Python computes it, on columns of ints too.
+
+    numpy's int64 wraps around past 2**63 (and refuses negative exponents): where either
+    could happen, the column is computed in Python's own ints.
+    """
+    base, exponent = np.asarray(base), np.asarray(exponent)
+    if base.dtype.kind not in "iu" or exponent.dtype.kind not in "iu":
+        return np.power(base, exponent)
+    with np.errstate(all="ignore"):
+        size = np.abs(base.astype(np.float64)) ** exponent.astype(np.float64)
+    if np.any(exponent < 0) or np.any(size >= _EXACT_BELOW):
+        return np.power(base.astype(object), exponent.astype(object))
+    return np.power(base, exponent)
+
+
+#: Powers below this are exact in int64 (with room for the float estimate's rounding).
+_EXACT_BELOW = 2.0**62
+
+
 def compile_check(code: str) -> tuple[Evaluator, list[str]]:
     """A function of ``{source: value or array}`` -> bool (array), and the sources it reads."""
     tree = ast.parse(code.strip(), mode="eval")
     transformer = _Vectorize()
     body = ast.fix_missing_locations(transformer.visit(tree))
     compiled = compile(body, "<symdebug check>", "eval")
-    namespace = dict(GLOBALS, _bool=lambda value: np.asarray(value, dtype=bool))
+    namespace = dict(GLOBALS, _bool=lambda value: np.asarray(value, dtype=bool), _pow=exact_power)
 
     def evaluate(values: Values) -> Any:
         # Over a range of sizes a divisor can be 0 where torch's earlier checks (Ne(s//4, 0))
@@ -242,13 +268,22 @@ def typed_equals_column(source: str, wanted: object) -> Evaluator:
         plain = value.item() if isinstance(value, np.generic) else value
         return type(plain) is type(wanted) and bool(plain == wanted)
 
+    return per_value_column(source, one)
+
+
+def per_value_column(source: str, holds: Callable[[Any], bool]) -> Evaluator:
+    """``holds(value)`` for each call's value of ``source``, each value as the object it is.
+
+    A column holding one value for every call (a view) is tested once.
+    """
+
     def evaluate(values: Values) -> Any:
         column = values[source]
         if not isinstance(column, np.ndarray):
-            return np.asarray(one(column))
+            return np.asarray(holds(column))
         if column.size and not any(column.strides):
-            return np.broadcast_to(np.asarray(one(column.flat[0])), column.shape)
-        found = np.fromiter(map(one, column.flat), dtype=bool, count=column.size)
+            return np.broadcast_to(np.asarray(holds(column.flat[0])), column.shape)
+        found = np.fromiter(map(holds, column.flat), dtype=bool, count=column.size)
         return found.reshape(column.shape)
 
     return evaluate

@@ -5,6 +5,8 @@
 - Once the code holds ``recompile_limit`` entries, a call that misses runs eagerly; after the
   first such miss the code is ``RUN_ONLY``: entries still serve, nothing compiles.
 - A compile error torch does not suppress reaches the caller; the next miss compiles again.
+- ``torch.compiler.set_stance`` (read now by a live session) can run every call eagerly, or
+  a miss eagerly, or make a miss raise.
 
 Only the last compile of the frame (in the newest generation) can have changed its state:
 torch compiles nothing for a frame after skipping it.
@@ -20,8 +22,8 @@ from typing import Any
 from symdebug.model.types import Compile
 from symdebug.processors.failures import SOFT_FAILURES, raised_failures
 
-#: torch 2.13's ``torch._dynamo.config.recompile_limit``.
-DEFAULT_RECOMPILE_LIMIT = 8
+#: torch 2.13's ``torch._dynamo.config.recompile_limit`` and ``accumulated_recompile_limit``.
+DEFAULT_RECOMPILE_LIMIT, DEFAULT_ACCUMULATED_LIMIT = 8, 256
 _LIMIT = re.compile(r"exceeding the (?P<kind>\w+) cache size limit \(currently set to (?P<n>\d+)\)")
 
 
@@ -88,17 +90,68 @@ def _failed(state: FrameState, last: Compile, suppress: bool | None) -> None:
             )
 
 
-def _recompile_limit(state: FrameState, entries: int, settings: Mapping[str, Any]) -> None:
+def _recompile_limit(
+    state: FrameState, compiles: list[Compile], entries: int, settings: Mapping[str, Any]
+) -> None:
+    """Whether a miss runs eagerly: the limit the frame last compiled under, else the setting.
+
+    ``torch.compile(recompile_limit=N)`` sets the limit for its frames alone; a setting read
+    now that differs from it (or a setting changed since) leaves the answer unsure.
+    """
+    recorded = compiles[-1].recompile_limit if compiles else None
     limit = settings.get("recompile_limit")
-    if limit is not None:
+    name = "torch._dynamo.config.recompile_limit"
+    if recorded is not None:
+        if entries >= recorded:
+            state.limit = f"recompile_limit ({recorded}) reached: {entries} entries cached"
+        if limit is not None and int(limit) != recorded and min(recorded, int(limit)) <= entries:
+            other = "runs eagerly" if entries >= int(limit) else "compiles again"
+            state.miss_conditions.append(
+                f"the frame's recompile_limit is {limit}, as set now, not {recorded} as it last"
+                f" compiled with (then a miss {other})"
+            )
+        elif limit is None:
+            state.miss_assumed.append(f"{name} is {recorded}, as the frame last compiled with")
+    elif limit is not None:
         if entries >= int(limit):
             state.limit = f"recompile_limit ({limit}) reached: {entries} entries cached"
-        return
-    name = "torch._dynamo.config.recompile_limit"
-    if entries >= DEFAULT_RECOMPILE_LIMIT:  # raised above the default: only >= entries is known
+    elif entries >= DEFAULT_RECOMPILE_LIMIT:  # raised above the default: only >= is known
         state.miss_conditions.append(f"{name} is {entries} (the call would run eagerly)")
     else:
         state.miss_assumed.append(f"{name} is torch's default ({DEFAULT_RECOMPILE_LIMIT})")
+
+
+def _accumulated_limit(
+    state: FrameState, compiles: list[Compile], entries: int, settings: Mapping[str, Any]
+) -> None:
+    """``accumulated_recompile_limit``: checked first, on entries and on compiles so far.
+
+    ``cache_size.py``'s ``exceeds_recompile_limit``: the next compile's number in the frame
+    (failed compiles count) or its entries reaching the limit run the call eagerly.
+    """
+    recorded = compiles[-1].accumulated_recompile_limit if compiles else None
+    limit = settings.get("accumulated_recompile_limit", recorded)
+    limit = DEFAULT_ACCUMULATED_LIMIT if limit is None else int(limit)
+    next_number = max((c.frame_compile_id for c in compiles), default=-1) + 1
+    if max(entries, next_number) >= limit:
+        state.limit = (
+            f"accumulated_recompile_limit ({limit}) reached: {next_number} compiles of the frame"
+        )
+
+
+def _stance(state: FrameState, settings: Mapping[str, Any]) -> None:
+    """``torch.compiler.set_stance``, as read now (a live session)."""
+    stance = settings.get("stance", "default")
+    if stance == "force_eager":
+        state.skipped = "torch.compiler.set_stance('force_eager'): every call runs eagerly"
+    elif stance == "eager_on_recompile":
+        state.limit = "torch.compiler.set_stance('eager_on_recompile'): a miss runs eagerly"
+    elif stance == "fail_on_recompile":
+        state.miss_conditions.append("set_stance('fail_on_recompile'): a miss raises")
+    elif stance != "default":
+        state.conditions.append(f"torch.compiler.set_stance({stance!r}) decides the call")
+    if settings.get("skip_guard_eval_unsafe"):
+        state.conditions.append("set_stance(skip_guard_eval_unsafe=True): guards are skipped")
 
 
 def frame_state(
@@ -114,5 +167,8 @@ def frame_state(
     if compiles and compiles[-1].status != "ok":
         _after_failure(state, compiles, settings)
     if state.skipped is None and state.limit is None:
-        _recompile_limit(state, entries, settings)
+        _accumulated_limit(state, compiles, entries, settings)
+    if state.skipped is None and state.limit is None:
+        _recompile_limit(state, compiles, entries, settings)
+    _stance(state, settings)
     return state

@@ -355,8 +355,8 @@ class Predictor:
         prediction.conditions = [_negated(text) for text in prediction.unchecked]
         prediction.conditions += state.conditions
         prediction.conditions += self._foreign_conditions(prediction)
-        if prediction.outcome == "recompile":
-            prediction.conditions += state.miss_conditions
+        if prediction.outcome == "recompile" or (prediction.eager and not state.skipped):
+            prediction.conditions += state.miss_conditions  # a miss: compiled, or run eagerly
             prediction.assumed += state.miss_assumed
         prediction.certain = not prediction.conditions
         keywords = self.signature is not None and self.signature.varkw is not None
@@ -604,9 +604,11 @@ def _passes(
     rows: np.ndarray | None = None
     view, left = columns, mask
     for check in sorted(model.checks, key=_cost):
-        result = _evaluate(check, _needed(check, view)) if _usable(check, view) else None
+        result = _evaluate(check, _needed(check, view)) if _usable(check, view) else _NOT_GIVEN
         if result is not None and result is not _NOT_GIVEN:
             left &= np.broadcast_to(np.asarray(result, dtype=bool), left.shape)
+        elif result is None:  # evaluated, and it raised: as ``_judge``, not known
+            known = known and check.program_state
         elif missing_item(check.sources, view) is not None:
             left[:] = False
         elif not check.taken_as_recorded:

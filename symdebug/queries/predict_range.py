@@ -78,14 +78,62 @@ def _varying(value: Any) -> bool:
     return isinstance(value, range | np.ndarray | list) and not isinstance(value, str)
 
 
-def _stand_ins(value: Any, arrays: list[np.ndarray]) -> Any:
-    """The call with each varying value replaced by a sentinel int (its array kept aside)."""
-    if _varying(value) and (isinstance(value, range | np.ndarray) or _all_ints(value)):
+def _stand_ins(value: Any, arrays: list[np.ndarray], kept: frozenset[int] = frozenset()) -> Any:
+    """The call with each varying value replaced by a sentinel int (its array kept aside).
+
+    A list in ``kept`` (by id) is a value of the call, not a range.
+    """
+    if id(value) in kept:
+        return value
+    if _stood_in(value):
         arrays.append(np.asarray(value, dtype=np.int64))
         return _SENTINEL + len(arrays) - 1
     if isinstance(value, tuple):
-        return tuple(_stand_ins(item, arrays) for item in value)
+        return tuple(_stand_ins(item, arrays, kept) for item in value)
     return value
+
+
+def _list_values(
+    predictor: Predictor, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> frozenset[int]:
+    """The lists the call passes where the entries check a list (its length, its items).
+
+    ``dims=[3]`` for a frame compiled with a list there is that list, not a range of ints.
+    """
+    arrays: list[np.ndarray] = []
+    values = predictor.values(
+        [_stand_ins(a, arrays) for a in args], {k: _stand_ins(v, arrays) for k, v in kwargs.items()}
+    )
+    stood = [value for value in _leaves(args, kwargs) if _stood_in(value)]  # arrays, in order
+    return frozenset(
+        id(stood[index])
+        for source, value in values.items()
+        if (index := _stand_in_index(value)) is not None
+        and index < len(stood)
+        and isinstance(stood[index], list)
+        and _checked_as_list(predictor.known, source)
+    )
+
+
+def _stand_in_index(value: Any) -> int | None:
+    """Which varying value a bound value stands in for, if any."""
+    return value - _SENTINEL if isinstance(value, int) and value >= _SENTINEL else None
+
+
+def _leaves(args: Sequence[Any], kwargs: Mapping[str, Any]) -> list[Any]:
+    """The call's values in the order :func:`_stand_ins` meets them."""
+    found: list[Any] = []
+    for value in [*args, *kwargs.values()]:
+        found += _leaves(value, {}) if isinstance(value, tuple) else [value]
+    return found
+
+
+def _stood_in(value: Any) -> bool:
+    return _varying(value) and (isinstance(value, range | np.ndarray) or _all_ints(value))
+
+
+def _checked_as_list(known: Sequence[str], source: str) -> bool:
+    return f"len:{source}" in known or any(k.startswith(f"{source}[") for k in known)
 
 
 def _all_ints(value: list[Any]) -> bool:
@@ -96,9 +144,10 @@ def range_columns(
     predictor: Predictor, args: Sequence[Any], kwargs: Mapping[str, Any]
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Every source's column for the range, and the varying ones alone."""
+    kept = _list_values(predictor, args, kwargs)
     arrays: list[np.ndarray] = []
-    call_args = [_stand_ins(a, arrays) for a in args]
-    call_kwargs = {k: _stand_ins(v, arrays) for k, v in kwargs.items()}
+    call_args = [_stand_ins(a, arrays, kept) for a in args]
+    call_kwargs = {k: _stand_ins(v, arrays, kept) for k, v in kwargs.items()}
     if not arrays:
         raise ValueError("predict_range needs a size given as an array, a list or a range")
     shaped = np.broadcast_arrays(*arrays)
@@ -106,7 +155,7 @@ def range_columns(
     count = len(shaped[0])
     columns, varying = {}, {}
     for source, value in values.items():
-        index = value - _SENTINEL if isinstance(value, int) and value >= _SENTINEL else None
+        index = _stand_in_index(value)
         if index is not None and index < len(shaped):
             columns[source] = shaped[index]
             if not source.startswith(OBJECT_PREFIX):  # the same values, as the call's objects

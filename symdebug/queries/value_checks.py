@@ -10,8 +10,10 @@ under ``object:<source>``; a tensor given by its shape is a tensor, but not whic
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,7 @@ from symdebug.queries.check_eval import (
     Values,
     equals_column,
     equals_one,
+    per_value_column,
     typed_equals_column,
 )
 
@@ -183,6 +186,10 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
     """
     checks = []
     for item in compile_.value_checks:
+        nan = nan_check(item.code, item.note)
+        if nan is not None:
+            checks.append(nan)
+            continue
         typed = class_check(item.code, item.note)
         if typed is not None and not _of_another_frame(item.code, compile_):
             checks.append(typed)
@@ -196,6 +203,33 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
         else:
             checks.append(_as_recorded(item.code))
     return checks
+
+
+_NAN = re.compile(r"^\(type\((?P<source>[LG]\[.+?)\) is float and __math_isnan\((?P=source)\)\)$")
+
+
+def nan_check(code: str, note: str = "") -> Check | None:
+    """``FLOAT_IS_NAN``: a float argument compiled as NaN serves only a float NaN."""
+    found = _NAN.match(code)
+    if found is None:
+        return None
+    source = found["source"]
+
+    def holds(value: Any) -> bool:
+        plain = value.item() if isinstance(value, np.generic) else value
+        return type(plain) is float and math.isnan(plain)
+
+    text = f"type({source}) is float and math.isnan({source})"
+    read_in = parse_reason(f"{code}  # {note}").user_file
+    one = per_value_one(source, holds)
+    return Check(
+        "value", text, [source], per_value_column(source, holds), evaluate_one=one, read_in=read_in
+    )
+
+
+def per_value_one(source: str, holds: Callable[[Any], bool]) -> Evaluator:
+    """``holds`` of one call's value of ``source``."""
+    return lambda values: holds(values[source])
 
 
 def _parsed_value_check(code: str, note: str) -> Check | None:
