@@ -113,3 +113,59 @@ def test_a_tuple_value_check_is_one_value_per_call() -> None:
     singles = [s.predict(x=(rows, 8)) for rows in range(2, 12)]
     assert [ranged.entry(i) for i in range(10)] == [p.entry for p in singles]
     assert all(p.entry is not None for p in singles)
+
+
+def _powered(x: torch.Tensor) -> torch.Tensor:
+    return x * 2 if 2 ** x.shape[0] > 1000 else x
+
+
+def _listed(x: torch.Tensor, n: int, dims: list[int]) -> torch.Tensor:
+    return x.reshape(n, -1).sum() + sum(dims)
+
+
+def _product(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    return (x @ w).relu().sum(0)
+
+
+def test_powers_past_int64_are_exact() -> None:
+    """``2 ** s0`` leaves int64 at 63: the range computes it in Python's ints, as torch does."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_powered, backend="eager", dynamic=True)
+    with symdebug.capture() as s:
+        compiled(torch.randn(12))
+    sizes = np.array([12, 62, 63, 64, 100])
+    ranged = s.predict_range((sizes,), frame="_powered")
+    singles = [s.predict((int(n),), frame="_powered") for n in sizes]
+    assert [ranged.entry(i) for i in range(len(sizes))] == [p.entry for p in singles]
+    assert all(p.entry == "0/0" for p in singles)
+
+
+def test_a_list_the_entries_check_as_a_list_is_one_value() -> None:
+    """``dims=[3, 2]`` where the frame was compiled with a list: that list, not a range."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_listed, backend="aot_eager")
+    with symdebug.capture() as s:
+        compiled(torch.randn(12), 3, [3, 2]), compiled(torch.randn(20), 4, [3, 2])
+        ranged = s.predict_range((np.array([30, 40]),), np.array([5, 8]), [3, 2], frame="_listed")
+        singles = [s.predict((r,), n, [3, 2], frame="_listed") for r, n in ((30, 5), (40, 8))]
+    assert [ranged.entry(i) for i in range(2)] == [p.entry for p in singles] == ["0/1", "0/1"]
+    assert ranged.certain.all()
+
+
+def test_a_check_that_cannot_be_evaluated_leaves_the_range_unsure() -> None:
+    """Dispatch keys of a tensor given by its shape, under ``no_grad``, with an entry compiled
+    under ``inference_mode``: whether it is an inference tensor decides, so not known."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_product, backend="aot_eager")
+    w = torch.randn(8, 4)
+    with symdebug.capture() as s:
+        compiled(torch.randn(5, 8), w), compiled(torch.randn(7, 8), w)
+        with torch.no_grad():
+            compiled(torch.randn(7, 8), w)
+        with torch.inference_mode():
+            compiled(torch.randn(6, 8), w)
+        with torch.no_grad():
+            one = s.predict((20, 8), (8, 4), frame="_product")
+            ranged = s.predict_range((np.array([20]), 8), (8, 4), frame="_product")
+    assert not one.certain
+    assert ranged.certain.tolist() == [one.certain]

@@ -625,3 +625,70 @@ def test_a_parameter_named_self_is_given_by_name() -> None:
         torch.compile(_takes_self, backend="eager")(torch.randn(3))
         prediction = s.predict(self=(3,), frame="_takes_self")
     assert prediction.certain and prediction.entry == "0/0"
+
+
+def _scaled_by(x: torch.Tensor, scale: float) -> torch.Tensor:
+    y = x * scale
+    return (y + 1 if scale > 2.0 else y).sum()
+
+
+def test_a_float_compiled_as_nan_serves_only_nan(tally: Tally) -> None:
+    """torch's ``FLOAT_IS_NAN`` guard: an entry compiled for NaN fails an int or a number."""
+    with symdebug.capture() as s:
+        scaled = torch.compile(_scaled_by, backend="aot_eager")
+        for scale in (1.5, 2.5, float("nan")):
+            scaled(torch.randn(4), scale)
+        for scale in (3, float("nan"), 7.5):
+            x = torch.randn(4)
+            prediction, truth = tally.probe(s, scaled, (x, scale), x, scale, frame="_scaled_by")
+            assert held(prediction, truth), f"{prediction}\n  torch: {truth}"
+            assert prediction.certain or scale == 7.5, str(prediction)  # floats: not recorded
+
+
+def _third(x: torch.Tensor) -> torch.Tensor:
+    return x.sum() + x.shape[0] // 3
+
+
+def test_the_limits_a_frame_compiled_with_decide_a_miss(tally: Tally) -> None:
+    """``torch.compile(recompile_limit=2)`` and ``accumulated_recompile_limit``: the frame's
+    compiles log the limits they ran under, and a miss past them runs eagerly."""
+    with symdebug.capture() as s:
+        limited = torch.compile(_third, backend="eager", dynamic=False, recompile_limit=2)
+        limited(torch.randn(3)), limited(torch.randn(4))
+        x = torch.randn(5)
+        live = s.predict(x, frame="_third")  # this process's limit (8) is not the frame's (2)
+        assert live.runs_eager and not live.certain
+        prediction, truth = tally.probe(s, limited, (x,), x, frame="_third")
+        assert prediction.certain and prediction.runs_eager and truth[0] == "eager"
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(accumulated_recompile_limit=3), symdebug.capture() as s:
+        doubled = torch.compile(double, backend="eager", dynamic=False)
+        for rows in (3, 4, 5):
+            doubled(torch.randn(rows))
+        x = torch.randn(6)
+        prediction, truth = tally.probe(s, doubled, (x,), x, frame="double")
+        assert prediction.certain and prediction.runs_eager and truth[0] == "eager"
+        assert "accumulated_recompile_limit (3)" in str(prediction)
+
+
+@pytest.mark.parametrize(
+    ("stance", "rows", "outcome", "certain"),
+    [
+        ("force_eager", 6, "eager", True),
+        ("eager_on_recompile", 1, "eager", True),
+        ("fail_on_recompile", 1, "recompile", False),  # torch raises: the answer says it may
+    ],
+)
+def test_the_stance_is_read_at_the_prediction(
+    stance: str, rows: int, outcome: str, certain: bool
+) -> None:
+    """``torch.compiler.set_stance``: predict inside the block the call runs in."""
+    with symdebug.capture() as s:
+        doubled = torch.compile(double, backend="eager")
+        doubled(torch.randn(3)), doubled(torch.randn(4))  # 0/1 serves sizes >= 2
+        x = torch.randn(rows)
+        with torch.compiler.set_stance(stance):
+            prediction = s.predict(x, frame="double")
+            truth = actual(s, doubled, "double", x)
+    assert (prediction.outcome, prediction.certain) == (outcome, certain), str(prediction)
+    assert certain is False or held(prediction, truth)
