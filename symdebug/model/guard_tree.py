@@ -77,6 +77,11 @@ _CONTAINS_LITERAL = "DICT_CONTAINS: "
 _EQUALS_LITERAL = "EQUALS_MATCH: "
 _LAMBDA_LITERAL = "LAMBDA_GUARD: "
 _NAN_LITERAL = "FLOAT_IS_NAN: "
+# Guards symdebug does not evaluate: kept, so that a call giving what they read is not sure
+# (on the module or a global, they are the program's own state, taken as recorded).
+_OPAQUE = re.compile(
+    r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +195,9 @@ def _value(match: re.Match[str]) -> LineFact | None:
     try:
         ast.literal_eval(literal)
     except (ValueError, SyntaxError):
-        return None
+        if " #" in literal or "'" in literal or '"' in literal:
+            return None  # a string holding ``#``, cut: not the check torch runs
+        # ``L['c'].dtype == torch.float64``: kept, so a call that gives it is not sure
     return ("value", ShapeLine(code, _note(match)))
 
 
@@ -211,6 +218,14 @@ def _value_line(line: str) -> LineFact | None:
     return _value(match) if match is not None else None
 
 
+def _opaque(match: re.Match[str]) -> LineFact | None:
+    """A guard we do not evaluate, where it reads a local other than the module."""
+    code = match["code"]
+    if "L[" not in code or all(part.startswith("'self']") for part in code.split("L[")[1:]):
+        return None
+    return ("value", ShapeLine(code, _note(match)))
+
+
 #: In priority order: the fixed text a line needs, its pattern, and what a match holds.
 _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
@@ -223,6 +238,7 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
     (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeLine(m["code"], _note(m)))),
+    ("", _OPAQUE, _opaque),
 )
 
 
@@ -279,6 +295,7 @@ def _remember(line: str) -> LineFact | None:
 _KEPT_LINE = re.compile(
     r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
     r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH|FLOAT_IS_NAN"
+    r"|ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING"
     r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):.*"
 )
 

@@ -139,11 +139,13 @@ class GivenByShape:
         return f"a tensor {self.shape} given by its shape"
 
 
-def flatten(values: dict[str, Any], base: str, value: Any) -> None:
+def flatten(values: dict[str, Any], base: str, value: Any, *, shapes: bool = True) -> None:
     """Record every source under ``base`` that ``value`` defines.
 
     The object passed is recorded too (for ``is None``, ``is True`` and ``a is b`` checks),
     and a value that is no tensor has no rank (a tensor's rank check fails on it).
+    ``shapes``: a tuple of ints is a tensor given by its shape (the call as the user
+    describes it); inside an object the call passes, a tuple is the tuple it holds.
     """
     if isinstance(value, torch.Tensor):
         values[identity_key(base)] = value
@@ -153,7 +155,7 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
             values[prefix + base] = read(value)
         values[CLASS_PREFIX + base] = class_name(value)  # a container's item is TYPE_MATCHed
         return
-    if is_shape(value):
+    if shapes and is_shape(value):
         values[identity_key(base)] = GivenByShape(value)
         _add_tensor(values, base, value, _contiguous_strides(value))
         return
@@ -165,24 +167,29 @@ def flatten(values: dict[str, Any], base: str, value: Any) -> None:
     elif isinstance(value, Mapping):
         values[f"len:{base}"] = len(value)
         for key, item in value.items():
-            flatten(values, f"{base}[{key!r}]", item)
+            flatten(values, f"{base}[{key!r}]", item, shapes=shapes)
     elif isinstance(value, list | tuple):
         values[f"len:{base}"] = len(value)
         for index, item in enumerate(value):
-            flatten(values, f"{base}[{index}]", item)
-        _flatten_fields(values, base, value)  # a namedtuple's items are read by name too
+            flatten(values, f"{base}[{index}]", item, shapes=shapes)
+        _flatten_fields(values, base, value, shapes)  # a namedtuple's items, by name too
     else:
-        _flatten_fields(values, base, value)
+        _flatten_fields(values, base, value, shapes)
 
 
-def _flatten_fields(values: dict[str, Any], base: str, value: Any) -> None:
+def flatten_held(values: dict[str, Any], base: str, value: Any) -> None:
+    """:func:`flatten` for what an object the call passes holds: its tuples are tuples."""
+    flatten(values, base, value, shapes=False)
+
+
+def _flatten_fields(values: dict[str, Any], base: str, value: Any, shapes: bool = True) -> None:
     """A namedtuple's or a dataclass's fields, as Dynamo reads them: ``L['p'].a``."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = [field.name for field in dataclasses.fields(value)]
     else:
         names = list(getattr(type(value), "_fields", ()))
     for name in names:
-        flatten(values, f"{base}.{name}", getattr(value, name))
+        flatten(values, f"{base}.{name}", getattr(value, name), shapes=shapes)
 
 
 def bind(
@@ -235,7 +242,7 @@ def bind(
         values[f"len:L[{signature.varkw!r}]"] = extra
         values[f"{CLASS_PREFIX}L[{signature.varkw!r}]"] = "dict"
     if paths:
-        bind_inside(values, paths, OBJECT_PREFIX, flatten)
+        bind_inside(values, paths, OBJECT_PREFIX, flatten_held)
     return values
 
 

@@ -88,6 +88,8 @@ class _ScalarNamespace:
 
 
 SCALAR_GLOBALS: dict[str, Any] = {
+    "_type": type,
+    "_int_type": int,
     "math": _ScalarNamespace,
     "torch": _ScalarNamespace,
     "max": max,
@@ -237,15 +239,36 @@ def bounded_one(value: ScalarCheck, bound: int, *, lower: bool) -> ScalarCheck:
 
 
 def equals_column(source: str, wanted: object) -> Evaluator:
-    """``source == wanted`` over many calls' column (or one call's value, as a 0-d array)."""
-    return lambda values: np.asarray(values[source]) == wanted
+    """``source == wanted`` over many calls' column (or one call's value, as a 0-d array).
+
+    An int is compared as Dynamo compares it, type first: a column of bools never equals it.
+    """
+
+    def evaluate(values: Values) -> Any:
+        column = np.asarray(values[source])
+        if type(wanted) is int and column.dtype.kind in "bf":
+            return np.zeros(column.shape, dtype=bool)
+        return column == wanted
+
+    return evaluate
 
 
 def equals_one(source: str, wanted: object) -> Evaluator:
     """``source == wanted`` for one call's value."""
     if isinstance(wanted, int | str | float | None) and type(wanted) in _CONSTANTS:
-        return scalar_check(ast.Compare(_read(source), [ast.Eq()], [ast.Constant(wanted)]))
+        equal = ast.Compare(_read(source), [ast.Eq()], [ast.Constant(wanted)])
+        if type(wanted) is not int:
+            return scalar_check(equal)
+        # Dynamo compares an int's type first: ``True`` or ``1.0`` is not the int 1.
+        typed = ast.Compare(
+            _call("_type", _read(source)), [ast.Is()], [ast.Name("_int_type", ast.Load())]
+        )
+        return scalar_check(ast.BoolOp(ast.And(), [typed, equal]))
     return lambda values: values[source] == wanted
+
+
+def _call(name: str, argument: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name(name, ast.Load()), [argument], [])
 
 
 #: Values an expression can hold as a literal, compared as ``==`` compares them.

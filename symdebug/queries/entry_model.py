@@ -43,11 +43,14 @@ class EntryModel:
 
 
 def _rank_checks(compile_: Compile) -> list[Check]:
+    """Each tensor's rank: from its sizes, or (a 0-d tensor has none) from its strides."""
     ranks: dict[str, int] = {}
     for dim in compile_.inputs:
         if ".size()[" in dim.source:
             base = dim.source.rsplit(".size()[", 1)[0]
             ranks[base] = ranks.get(base, 0) + 1
+    for tensor in compile_.tensor_checks:
+        ranks.setdefault(str(tensor.source), len(tensor.strides))
     return [
         Check(
             "ndim",

@@ -186,9 +186,9 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
     """
     checks = []
     for item in compile_.value_checks:
-        nan = nan_check(item.code, item.note)
-        if nan is not None:
-            checks.append(nan)
+        modelled = nan_check(item.code, item.note) or aliasing_check(item.code)
+        if modelled is not None:
+            checks.append(modelled)
             continue
         typed = class_check(item.code, item.note)
         if typed is not None and not _of_another_frame(item.code, compile_):
@@ -225,6 +225,34 @@ def nan_check(code: str, note: str = "") -> Check | None:
     return Check(
         "value", text, [source], per_value_column(source, holds), evaluate_one=one, read_in=read_in
     )
+
+
+_ALIASING = re.compile(r"^check_no_aliasing\((?P<sources>[LG]\[.+)\)$")
+
+
+def aliasing_check(code: str) -> Check | None:
+    """``NO_TENSOR_ALIASING``: the entry's tensors are distinct objects, as when compiled.
+
+    Tensors the call passes tell it; each shape given describes a tensor of its own (a call
+    passing one tensor twice gives it twice, and an entry compiled so checks ``a is b``).
+    """
+    found = _ALIASING.match(code)
+    if found is None:
+        return None
+    keys = [identity_key(source) for source in found["sources"].split(", ")]
+
+    def distinct(values: Values) -> bool:
+        objects = [values[key] for key in keys]
+        return len({id(obj) for obj in objects}) == len(objects)
+
+    def each(values: Values) -> Any:
+        columns = [np.asarray(values[key], dtype=object) for key in keys]
+        if any(column.ndim and column.size > 1 and any(column.strides) for column in columns):
+            raise LookupError("objects that vary between the calls")  # then not evaluated
+        return np.asarray(distinct({k: c.flat[0] for k, c in zip(keys, columns, strict=True)}))
+
+    text = f"the tensors {', '.join(found['sources'].split(', '))} are distinct objects"
+    return Check("identity", text, keys, each, evaluate_one=distinct)
 
 
 def per_value_one(source: str, holds: Callable[[Any], bool]) -> Evaluator:

@@ -337,7 +337,8 @@ def test_none_bools_and_strings_a_call_passes_or_leaves_to_its_defaults(tally: T
         compiled(x, True, mask=m)
         left_out, truth = tally.probe(s, compiled, (x,), (3,), frame="_options")
         assert left_out.certain and left_out.recompiles and truth[0] == "recompile"
-        assert left_out.failures[0].check == "L['flag'] == True"
+        # Left out, ``mask`` is None where the entry has a 1-d tensor, and ``flag`` False.
+        assert left_out.failures[0].check in ("L['mask'].dim() == 1", "L['flag'] == True")
         first = left_out.failures[0].entry
         calls = [  # (the call, the same call by shapes, what torch does)
             ((x, True, m), {"mask": (3,)}, "served"),
