@@ -186,7 +186,11 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
     """
     checks = []
     for item in compile_.value_checks:
-        modelled = nan_check(item.code, item.note) or aliasing_check(item.code)
+        modelled = (
+            nan_check(item.code, item.note)
+            or aliasing_check(item.code)
+            or attribute_check(item.code)
+        )
         if modelled is not None:
             checks.append(modelled)
             continue
@@ -234,7 +238,8 @@ def aliasing_check(code: str) -> Check | None:
     """``NO_TENSOR_ALIASING``: the entry's tensors are distinct objects, as when compiled.
 
     Tensors the call passes tell it; each shape given describes a tensor of its own (a call
-    passing one tensor twice gives it twice, and an entry compiled so checks ``a is b``).
+    passing one tensor twice gives it twice, and an entry compiled so checks ``a is b``); a
+    module's tensor that is not given (a session from a log) is taken as recorded.
     """
     found = _ALIASING.match(code)
     if found is None:
@@ -252,7 +257,40 @@ def aliasing_check(code: str) -> Check | None:
         return np.asarray(distinct({k: c.flat[0] for k, c in zip(keys, columns, strict=True)}))
 
     text = f"the tensors {', '.join(found['sources'].split(', '))} are distinct objects"
-    return Check("identity", text, keys, each, evaluate_one=distinct)
+    # A module's tensor a log cannot show (not given): distinct from the call's, as recorded.
+    return Check(
+        "identity", text, keys, each, evaluate_one=distinct, like_recorded=True, assumption=text
+    )
+
+
+_HASATTR = re.compile(r"^(?P<negated>not )?hasattr\((?P<source>L\[.+?), (?P<name>'\w+')\)$")
+
+
+def attribute_check(code: str) -> Check | None:
+    """``HASATTR`` and ``NO_HASATTR`` on an object the call passes (``not hasattr(x, 'jax')``).
+
+    Read on the object itself; a tensor given by its shape is taken to be like the recorded
+    one (listed as assumed).
+    """
+    found = _HASATTR.match(code)
+    if found is None or found["source"].startswith(RECEIVER):
+        return None
+    key, name = identity_key(found["source"]), ast.literal_eval(found["name"])
+    negated = bool(found["negated"])
+
+    def holds(values: Values) -> bool:
+        return hasattr(_known(values[key]), name) != negated
+
+    def each(values: Values) -> Any:
+        column = np.asarray(values[key], dtype=object)
+        if column.ndim and column.size > 1 and any(column.strides):
+            raise LookupError("objects that vary between the calls")  # then not evaluated
+        return np.asarray(holds({key: column.flat[0]}))
+
+    text = f"{'not ' if negated else ''}hasattr({found['source']}, {found['name']})"
+    return Check(
+        "value", text, [key], each, evaluate_one=holds, like_recorded=True, assumption=text
+    )
 
 
 def per_value_one(source: str, holds: Callable[[Any], bool]) -> Evaluator:
