@@ -250,14 +250,9 @@ def aliasing_check(code: str) -> Check | None:
         objects = [values[key] for key in keys]
         return len({id(obj) for obj in objects}) == len(objects)
 
-    def each(values: Values) -> Any:
-        columns = [np.asarray(values[key], dtype=object) for key in keys]
-        if any(column.ndim and column.size > 1 and any(column.strides) for column in columns):
-            raise LookupError("objects that vary between the calls")  # then not evaluated
-        return np.asarray(distinct({k: c.flat[0] for k, c in zip(keys, columns, strict=True)}))
-
     text = f"the tensors {', '.join(found['sources'].split(', '))} are distinct objects"
     # A module's tensor a log cannot show (not given): distinct from the call's, as recorded.
+    each = once_for_every_call(keys, distinct)
     return Check(
         "identity", text, keys, each, evaluate_one=distinct, like_recorded=True, assumption=text
     )
@@ -281,16 +276,26 @@ def attribute_check(code: str) -> Check | None:
     def holds(values: Values) -> bool:
         return hasattr(_known(values[key]), name) != negated
 
-    def each(values: Values) -> Any:
-        column = np.asarray(values[key], dtype=object)
-        if column.ndim and column.size > 1 and any(column.strides):
-            raise LookupError("objects that vary between the calls")  # then not evaluated
-        return np.asarray(holds({key: column.flat[0]}))
-
     text = f"{'not ' if negated else ''}hasattr({found['source']}, {found['name']})"
+    each = once_for_every_call([key], holds)
     return Check(
         "value", text, [key], each, evaluate_one=holds, like_recorded=True, assumption=text
     )
+
+
+def once_for_every_call(keys: list[str], one: Evaluator) -> Evaluator:
+    """A check on objects, over many calls: evaluated once where every call passes the same.
+
+    Objects that vary between the calls are not evaluated (``LookupError``: not given).
+    """
+
+    def evaluate(values: Values) -> Any:
+        columns = [np.asarray(values[key], dtype=object) for key in keys]
+        if any(column.ndim and column.size > 1 and any(column.strides) for column in columns):
+            raise LookupError("objects that vary between the calls")
+        return np.asarray(one({k: c.flat[0] for k, c in zip(keys, columns, strict=True)}))
+
+    return evaluate
 
 
 def per_value_one(source: str, holds: Callable[[Any], bool]) -> Evaluator:
