@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.guards_builder import free_symbols
+from symdebug.model.line_memo import UNSEEN, LineMemo
 from symdebug.model.values import CompileId
 
 _SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\(self,?\s*(?P<params>.*)\):\s*$")
@@ -45,13 +45,15 @@ _OPERATORS = (
 )
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Placeholder:
-    """A graph input: its name, and its sizes (or its symbol, for a SymInt input)."""
+    """A graph input: its name, and its sizes (none for a SymInt input).
+
+    Immutable: one is made per distinct signature and shared by the graphs that have it.
+    """
 
     name: str
-    sizes: list[str]
-    symbolic_int: str | None = None
+    sizes: tuple[str, ...]
 
 
 def annotation_sizes(annotation: str) -> list[str]:
@@ -120,19 +122,25 @@ def _signature(text: str) -> re.Match[str] | None:
     return None
 
 
+def _placeholders(params: str) -> tuple[Placeholder, ...]:
+    return tuple(
+        Placeholder(p["name"], tuple(annotation_sizes(p["annotation"])))
+        for p in _PARAM.finditer(params)
+    )
+
+
+#: The placeholders of each signature: a frame's recompiles mostly repeat it.
+_SIGNATURES: LineMemo[tuple[Placeholder, ...]] = LineMemo(_placeholders, limit=4096)
+
+
 def parse_placeholders(text: str) -> list[Placeholder]:
     """Graph inputs in order, from the ``forward`` signature."""
     match = _signature(text)
     if match is None:
         return []
-    return [
-        Placeholder(p["name"], annotation_sizes(p["annotation"]), _sym(p["annotation"]))
-        for p in _PARAM.finditer(match["params"])
-    ]
-
-
-def _sym(annotation: str) -> str | None:
-    return annotation[4:-1] if annotation.startswith("Sym(") else None
+    params = match["params"]
+    found = _SIGNATURES.facts.get(params)
+    return list(found if found is not None else _SIGNATURES.remember(params))
 
 
 def _annotated_node(line: str) -> tuple[str, str, str] | None:
@@ -154,19 +162,31 @@ def _where(comment: re.Match[str]) -> tuple[str, int, str]:
     return comment["file"], int(comment["line"]), comment["code"].strip()
 
 
-@lru_cache(maxsize=65536)
-def _call(annotation: str, rhs: str) -> tuple[list[str], list[str], str]:
-    """(sizes, symbols, target) of a node; remembered: recompiles repeat their graphs' lines."""
-    sizes = annotation_sizes(annotation)
-    return sizes, free_symbols(" ".join(sizes) or annotation), _target(rhs)
+#: What a graph line holds: a ``# File:`` comment's (filename, line number, code), or a
+#: node's (name, sizes, symbols, target).
+FileComment = tuple[str, int, str]
+NodeLine = tuple[str, tuple[str, ...], tuple[str, ...], str]
 
 
-def _node(
-    found: tuple[str, str, str], compile_id: CompileId, where: tuple[str, int, str] | None
-) -> FxNode:
-    """One call node; ``where`` is the user line of the latest ``# File:`` comment above it."""
+def graph_line(line: str) -> FileComment | NodeLine | None:
+    """What one line of a graph holds, None for a line that is neither."""
+    if _FILE_LITERAL in line and (comment := _FILE.match(line)) is not None:
+        return _where(comment)
+    found = _annotated_node(line)
+    if found is None:
+        return None
     name, annotation, rhs = found
-    sizes, symbols, target = _call(annotation, rhs)
+    sizes = annotation_sizes(annotation)
+    symbols = free_symbols(" ".join(sizes) or annotation)
+    return name, tuple(sizes), tuple(symbols), _target(rhs)
+
+
+_LINES: LineMemo[FileComment | NodeLine | None] = LineMemo(graph_line)
+
+
+def _node(found: NodeLine, compile_id: CompileId, where: FileComment | None) -> FxNode:
+    """One call node; ``where`` is the user line of the latest ``# File:`` comment above it."""
+    name, sizes, symbols, target = found
     node = FxNode(compile_id, name, "call", target, list(sizes), list(symbols))
     if where is not None:
         node.filename, node.lineno, node.code = where
@@ -176,10 +196,17 @@ def _node(
 def parse_nodes(text: str, compile_id: CompileId) -> list[FxNode]:
     """Call nodes with their output sizes, symbols and the user line they came from."""
     nodes: list[FxNode] = []
-    where: tuple[str, int, str] | None = None
+    where: FileComment | None = None
+    memo = _LINES
+    known = memo.facts.get
     for line in text.splitlines()[1:]:
-        if _FILE_LITERAL in line and (comment := _FILE.match(line)) is not None:
-            where = _where(comment)
-        elif (found := _annotated_node(line)) is not None:
-            nodes.append(_node(found, compile_id, where))
+        fact = known(line, UNSEEN)
+        if fact is UNSEEN:
+            fact = memo.remember(line)
+        if fact is None:
+            continue
+        if len(fact) == 3:  # a comment: the user line of the nodes below it
+            where = fact
+        else:
+            nodes.append(_node(fact, compile_id, where))
     return nodes

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from symdebug.model.line_memo import UNSEEN, LineMemo
 from symdebug.model.values import Source
 
 _TENSOR = re.compile(
@@ -272,19 +273,8 @@ def _add(tree: GuardTree, kind: str, data: Any) -> None:
 
 
 #: Each line's fact, remembered: the compiles of one frame repeat most lines of their guard
-#: trees.  A plain dict, read in the loop without a call, and emptied when it is full.
-_FACTS: dict[str, LineFact | None] = {}
-_MAX_FACTS = 65536
-#: What :data:`_FACTS` answers for a line it does not hold (None is a fact: "nothing here").
-_UNSEEN: LineFact = ("unseen", None)
-
-
-def _remember(line: str) -> LineFact | None:
-    """The fact of a line not seen before, now remembered."""
-    if len(_FACTS) >= _MAX_FACTS:
-        _FACTS.clear()
-    fact = _FACTS[line] = line_fact(line)
-    return fact
+#: trees.
+_FACTS: LineMemo[LineFact | None] = LineMemo(line_fact)
 
 
 #: A tree line of a kind we read, from its ``+- KIND:`` on: one scan of the text finds them
@@ -304,11 +294,12 @@ def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; lines of other kinds are ignored."""
     tree = GuardTree()
     add_value, add_shape = tree.value_lines.append, tree.shape_lines.append
-    known = _FACTS.get
+    memo = _FACTS
+    known = memo.facts.get
     for line in _KEPT_LINE.findall(text or ""):
-        fact = known(line, _UNSEEN)
-        if fact is _UNSEEN:
-            fact = _remember(line)
+        fact = known(line, UNSEEN)
+        if fact is UNSEEN:
+            fact = memo.remember(line)
         if fact is None:
             continue
         kind, data = fact

@@ -8,6 +8,7 @@ import pytest
 
 from symdebug.model import guard_tree
 from symdebug.model.guard_tree import parse_guard_tree
+from symdebug.model.line_memo import LineMemo
 
 TEXT = (
     "TREE_GUARD_MANAGER:\n"
@@ -45,8 +46,7 @@ def test_a_shared_check_line_cannot_be_changed() -> None:
 
 def test_a_full_memory_of_lines_starts_again(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = parse_guard_tree(TEXT)
-    monkeypatch.setattr(guard_tree, "_MAX_FACTS", 2)
-    monkeypatch.setattr(guard_tree, "_FACTS", {})
+    monkeypatch.setattr(guard_tree, "_FACTS", LineMemo(guard_tree.line_fact, limit=2))
     for _ in range(3):
         assert parse_guard_tree(TEXT) == expected
-        assert len(guard_tree._FACTS) <= 2
+        assert len(guard_tree._FACTS.facts) <= 2
