@@ -11,6 +11,8 @@ expressions (``s77``) in parameter order, which maps ``ks0`` to a symbol.
 The code is long (most of it kernel source), so the line-anchored patterns are not run over
 all of it: ``str.find`` locates the few lines holding a pattern's literal part, and the
 pattern is matched only there (:func:`_finditer`), finding exactly what ``finditer`` would.
+The wrapper's own code (``call()``, after the last kernel) is read line by line, each line's
+fact remembered: a frame's recompiles repeat it almost whole.
 """
 
 from __future__ import annotations
@@ -18,13 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from symdebug.model.graph_dump import split_top_level
+from symdebug.model.line_memo import UNSEEN, LineMemo
 
 _AOT_ID = re.compile(r"^# AOT ID: \['(?P<graph>[^']+)'\]", re.MULTILINE)
 _AOT_LITERAL = "# AOT ID: ['"
-#: In every kernel definition line (C++ and Triton) and in the ``args`` unpacking line.
-_ASSIGNS = " = a"
 _DEFINES = " = async_compile."
 # A definition's head; its body runs to the first closing quotes after it, as a DOTALL
 # ``(?P<body>.*?)'''`` would, but found by ``str.find``.
@@ -53,7 +55,8 @@ _ARGS = re.compile(r"^\s+(?P<names>\w+(?:, \w+)*),? = args$", re.MULTILINE)
 _ARGS_LITERAL = " = args"
 # A kernel's call site: ``name(...)`` (C++) or ``name.run(...)`` (Triton).
 _CALL = re.compile(r"^\s+(?P<name>\w+)(?:\.run)?\((?P<args>.*)\)\s*$", re.MULTILINE)
-_CALLED = ("(", ".run(")
+#: A Triton launch's keyword arguments, not the kernel's own.
+_LAUNCH = ("stream=", "grid=")
 
 
 @dataclass(slots=True)
@@ -196,53 +199,96 @@ def _after_definitions(code: str, defined: list[_Defined]) -> str:
     return code[max((end for _, _, end in defined), default=0) :]
 
 
-def _call_site(code: str, name: str) -> re.Match[str] | None:
-    """The first indented line ``name(...)`` or ``name.run(...)``, as ``re.search`` finds it.
+class WrapperLine(NamedTuple):
+    """What one line of the wrapper's own code holds (immutable: shared between compiles).
 
-    That is the leftmost match of ``_CALL`` named ``name``, were ``name`` put in the pattern.
+    A local size (``ps0 = (-2) + s53``), a call site, input asserts, ``args`` unpacked.
     """
-    for index in _found(code, name):
-        if code.startswith(_CALLED, index + len(name)):
-            found = _match_at(_CALL, code, _line_start(code, index))
-            if found is not None and found["name"] == name:
-                return found
-    return None
+
+    local_size: tuple[str, str] | None
+    call: tuple[str, str] | None
+    asserts: tuple[tuple[str, tuple[str, ...]], ...]
+    unpacked: tuple[str, ...] | None
 
 
-def _call_args(code: str, name: str, local_sizes: dict[str, str]) -> list[str]:
+def wrapper_line(line: str) -> WrapperLine | None:
+    """What one line holds; each pattern is tried only where its literal part is."""
+    size = _LOCAL_SIZE.match(line) if _NUMEL in line or _PS.search(line) else None
+    call = _CALL.match(line) if "(" in line else None
+    asserts = tuple(
+        (m["arg"], tuple(part.strip() for part in m["sizes"].split(",") if part.strip()))
+        for m in _ASSERT.finditer(line)
+    )
+    unpacked = _ARGS.match(line) if _ARGS_LITERAL in line else None
+    if size is None and call is None and not asserts and unpacked is None:
+        return None
+    return WrapperLine(
+        (size["name"], size["expr"].strip()) if size else None,
+        (call["name"], call["args"]) if call else None,
+        asserts,
+        tuple(unpacked["names"].split(", ")) if unpacked else None,
+    )
+
+
+_WRAPPER_LINES: LineMemo[WrapperLine | None] = LineMemo(wrapper_line)
+
+
+@dataclass(slots=True)
+class _Wrapper:
+    """What the wrapper's lines say.
+
+    The last value of each local size, the first call of each name, every input assert,
+    and the first ``args`` unpacking.
+    """
+
+    local_sizes: dict[str, str] = field(default_factory=dict)
+    calls: dict[str, str] = field(default_factory=dict)
+    asserts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    args: tuple[str, ...] | None = None
+
+
+def _read_wrapper(code: str) -> _Wrapper:
+    """The wrapper's facts, read line by line; a frame's recompiles repeat most lines.
+
+    Lines end at a newline only, as the patterns' ``^`` and ``$`` see them.
+    """
+    found = _Wrapper()
+    memo = _WRAPPER_LINES
+    known = memo.facts.get
+    for line in code.split("\n"):
+        fact = known(line, UNSEEN)
+        if fact is UNSEEN:
+            fact = memo.remember(line)
+        if fact is not None:
+            _add_line(found, fact)
+    return found
+
+
+def _add_line(found: _Wrapper, fact: WrapperLine) -> None:
+    if fact.local_size is not None:
+        found.local_sizes[fact.local_size[0]] = fact.local_size[1]
+    if fact.call is not None:
+        found.calls.setdefault(*fact.call)
+    found.asserts += fact.asserts
+    if found.args is None:
+        found.args = fact.unpacked
+
+
+def _call_args(wrapper: _Wrapper, name: str) -> list[str]:
     """Arguments of the kernel's call site in ``call()`` (C++: ``name(...)``; Triton: ``.run``).
 
     A local size variable is replaced by the expression it was assigned.
     """
-    match = _call_site(code, name)
-    if match is None:
+    args = wrapper.calls.get(name)
+    if args is None:
         return []
-    args = [arg.strip() for arg in split_top_level(match["args"])]
-    kept = [arg for arg in args if not arg.startswith(("stream=", "grid="))]
-    return [local_sizes.get(arg, arg) for arg in kept]
+    stripped = [arg.strip() for arg in split_top_level(args)]
+    return [wrapper.local_sizes.get(a, a) for a in stripped if not a.startswith(_LAUNCH)]
 
 
-def _local_sizes(code: str) -> dict[str, str]:
-    """``ps0 = ...`` and ``*numel = ...`` assignments, the last one of each name winning."""
-    lines = _lines(code, [*_found(code, _NUMEL), *(m.start() for m in _PS.finditer(code))])
-    return {m["name"]: m["expr"].strip() for m in _finditer(_LOCAL_SIZE, code, lines)}
-
-
-def _assignments(code: str) -> tuple[list[int], list[int]]:
-    """Lines that may define a kernel, and lines that may unpack ``args``: one scan finds both."""
-    defines, unpacks = [], []
-    for index in _found(code, _ASSIGNS):
-        if code.startswith(_DEFINES, index):
-            defines.append(index)
-        elif code.startswith(_ARGS_LITERAL, index):
-            unpacks.append(index)
-    return _lines(code, defines), _lines(code, unpacks)
-
-
-def _wrapper_args(code: str, lines: list[int]) -> list[str]:
-    """The names ``call()`` unpacks from ``args``."""
-    found = next(_finditer(_ARGS, code, lines), None)
-    return found["names"].split(", ") if found else []
+def _definition_lines(code: str) -> list[int]:
+    """Starts of the lines that may define a kernel."""
+    return _lines(code, _found(code, _DEFINES))
 
 
 def _all_kernels(code: str, lines: list[int]) -> list[_Defined]:
@@ -259,23 +305,17 @@ def _graph(code: str) -> str:
 
 def parse_output_code(code: str) -> ParsedWrapper:
     """Kernels, their call arguments and asserted input sizes."""
-    defines, unpacks = _assignments(code)
-    defined = _all_kernels(code, defines)
+    defined = _all_kernels(code, _definition_lines(code))
     kernels = [kernel for kernel, _, _ in defined]
-    wrapper = _after_definitions(code, defined)
-    local_sizes = _local_sizes(wrapper)
+    wrapper = _read_wrapper(_after_definitions(code, defined))
     for kernel in kernels:
-        kernel.call_args = _call_args(wrapper, kernel.name, local_sizes)
-    args = _wrapper_args(code, unpacks)
+        kernel.call_args = _call_args(wrapper, kernel.name)
+    args = list(wrapper.args or ())
     return ParsedWrapper(
         graph=_graph(code),
         kernels=kernels,
         args=args,
-        input_sizes={
-            m["arg"]: [s.strip() for s in m["sizes"].split(",") if s.strip()]
-            for m in _ASSERT.finditer(wrapper)
-            if m["arg"] in args
-        },
+        input_sizes={arg: list(sizes) for arg, sizes in wrapper.asserts if arg in args},
     )
 
 
