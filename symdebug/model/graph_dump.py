@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.guards_builder import free_symbols
-from symdebug.model.line_memo import UNSEEN, LineMemo
+from symdebug.model.text_memo import UNSEEN, TextMemo
 from symdebug.model.values import CompileId
 
 _SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\(self,?\s*(?P<params>.*)\):\s*$")
@@ -130,7 +130,7 @@ def _placeholders(params: str) -> tuple[Placeholder, ...]:
 
 
 #: The placeholders of each signature: a frame's recompiles mostly repeat it.
-_SIGNATURES: LineMemo[tuple[Placeholder, ...]] = LineMemo(_placeholders, limit=4096)
+_SIGNATURES: TextMemo[tuple[Placeholder, ...]] = TextMemo(_placeholders, limit=4096)
 
 
 def parse_placeholders(text: str) -> list[Placeholder]:
@@ -181,7 +181,7 @@ def graph_line(line: str) -> FileComment | NodeLine | None:
     return name, tuple(sizes), tuple(symbols), _target(rhs)
 
 
-_LINES: LineMemo[FileComment | NodeLine | None] = LineMemo(graph_line)
+_LINES: TextMemo[FileComment | NodeLine | None] = TextMemo(graph_line)
 
 
 def _node(found: NodeLine, compile_id: CompileId, where: FileComment | None) -> FxNode:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from symdebug.model.line_memo import UNSEEN, LineMemo
+from symdebug.model.text_memo import UNSEEN, TextMemo
 from symdebug.model.values import Source
 
 _TENSOR = re.compile(
@@ -274,7 +274,7 @@ def _add(tree: GuardTree, kind: str, data: Any) -> None:
 
 #: Each line's fact, remembered: the compiles of one frame repeat most lines of their guard
 #: trees.
-_FACTS: LineMemo[LineFact | None] = LineMemo(line_fact)
+_FACTS: TextMemo[LineFact | None] = TextMemo(line_fact)
 
 
 #: A tree line of a kind we read, from its ``+- KIND:`` on: one scan of the text finds them

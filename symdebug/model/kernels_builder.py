@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from symdebug.model import json_text
 from symdebug.model.code_types import (
@@ -18,9 +19,9 @@ from symdebug.model.guards_builder import free_symbols
 from symdebug.model.output_code import (
     ParsedKernel,
     ParsedWrapper,
-    kernel_literals,
     parse_output_code,
 )
+from symdebug.model.text_memo import TextMemo
 from symdebug.model.types import Symbol
 from symdebug.model.values import CompileId, Source
 
@@ -33,7 +34,7 @@ def mangle(source: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", source)
 
 
-def kernel_nodes(mapping: dict[str, object]) -> dict[str, list[str]]:
+def kernel_nodes(mapping: dict[str, object]) -> dict[str, tuple[str, ...]]:
     """Kernel name -> the FX nodes it computes (pre-grad names where known), in one pass.
 
     Handles are ``name:<debug handle>``; every ``*CodeToPost`` table adds to the name.
@@ -47,7 +48,16 @@ def kernel_nodes(mapping: dict[str, object]) -> dict[str, list[str]]:
         for handle, posts in value.items():
             found = nodes.setdefault(str(handle).split(":")[0], [])
             found += [n for post in posts for n in pre.get(post, [post])]
-    return {name: list(dict.fromkeys(found)) for name, found in nodes.items()}
+    return {name: tuple(dict.fromkeys(found)) for name, found in nodes.items()}
+
+
+def _payload_nodes(payload: str) -> dict[str, tuple[str, ...]]:
+    return kernel_nodes(_json(payload))
+
+
+#: The nodes of each provenance payload: the same graph maps its kernels the same way, so
+#: a frame's recompiles mostly repeat it (and each is large: most of it tables not read).
+_NODES: TextMemo[Mapping[str, tuple[str, ...]]] = TextMemo(_payload_nodes, limit=256)
 
 
 def _kernel(
@@ -55,10 +65,10 @@ def _kernel(
     cid: CompileId,
     graph: str,
     sources: dict[str, list[Source]],
-    nodes: dict[str, list[str]],
+    nodes: Mapping[str, tuple[str, ...]],
 ) -> Kernel:
     size_args = []
-    for param, expr in zip(parsed.params, parsed.call_args, strict=False):
+    for param, expr in zip(parsed.text.params, parsed.call_args, strict=False):
         if param.startswith("ks") or (param.endswith("numel") and not expr.isdigit()):
             symbols = free_symbols(expr)
             found = [s for sym in symbols for s in sources.get(sym, [])[:1]]
@@ -69,9 +79,9 @@ def _kernel(
         graph=graph,
         language=parsed.language,
         size_args=size_args,
-        literals=[KernelLiteral(v, kind, ctx) for v, kind, ctx in kernel_literals(parsed)],
+        literals=[KernelLiteral(v, kind, ctx) for v, kind, ctx in parsed.text.literals],
         nodes=list(nodes.get(parsed.name, [])),
-        source=parsed.body.strip(),
+        source=parsed.text.source,
     )
 
 
@@ -119,12 +129,12 @@ def build_kernels(
     sources: dict[str, list[Source]] = {s.name: s.sources for s in symbols if s.sources}
     graph_event = group.last("dynamo_output_graph")
     placeholders = parse_placeholders(graph_event.payload or "") if graph_event else []
-    mappings = [_json(e.payload) for e in group.named(PROVENANCE)]
+    mappings = [_NODES.get(e.payload or "") for e in group.named(PROVENANCE)]
     kernels: list[Kernel] = []
     codes: list[GraphCode] = []
     for index, event in enumerate(group.named("inductor_output_code")):
         wrapper = parse_output_code(event.payload or "")
-        nodes = kernel_nodes(mappings[index]) if index < len(mappings) else {}
+        nodes = mappings[index] if index < len(mappings) else {}
         kernels += [_kernel(k, cid, wrapper.graph, sources, nodes) for k in wrapper.kernels]
         backward = wrapper.graph.endswith("backward")
         dims = [] if backward else _specialized(wrapper, placeholders, sources)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 from symdebug.model.graph_dump import split_top_level
-from symdebug.model.line_memo import UNSEEN, LineMemo
+from symdebug.model.text_memo import UNSEEN, TextMemo
 
 _AOT_ID = re.compile(r"^# AOT ID: \['(?P<graph>[^']+)'\]", re.MULTILINE)
 _AOT_LITERAL = "# AOT ID: ['"
@@ -59,14 +60,30 @@ _CALL = re.compile(r"^\s+(?P<name>\w+)(?:\.run)?\((?P<args>.*)\)\s*$", re.MULTIL
 _LAUNCH = ("stream=", "grid=")
 
 
+#: (value, kind, context) of an integer a kernel bakes in.
+BakedInt = tuple[int, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelText:
+    """What a kernel's source says, wherever the same source recurs (a frame's recompiles).
+
+    Its parameters, the integers it bakes in, and the source itself without the blank
+    lines around it.
+    """
+
+    params: tuple[str, ...]
+    literals: tuple[BakedInt, ...]
+    source: str
+
+
 @dataclass(slots=True)
 class ParsedKernel:
-    """One kernel as written: its name, language, size parameters and source."""
+    """One kernel as written: its name, language, what its source says, its call's args."""
 
     name: str
     language: str
-    params: list[str]
-    body: str
+    text: KernelText
     call_args: list[str] = field(default_factory=list)
 
 
@@ -177,14 +194,24 @@ def _definitions(
                 yield found["name"], found.end(), closing
 
 
+def _kernel_text(language: _Language, body: str) -> KernelText:
+    found = language.params.search(body)
+    params = tuple(_params(found["params"])) if found else ()
+    return KernelText(params, tuple(kernel_literals(language.name, body)), body.strip())
+
+
+_KERNEL_TEXTS = {
+    language.name: TextMemo(partial(_kernel_text, language), limit=4096)
+    for language in (_CPP, _TRITON)
+}
+
+
 def _kernels(code: str, language: _Language, lines: list[int]) -> list[_Defined]:
-    kernels = []
-    for name, begin, end in _definitions(code, language, lines):
-        body = code[begin:end]
-        found = language.params.search(body)
-        names = _params(found["params"]) if found else []
-        kernels.append((ParsedKernel(name, language.name, names, body), begin, end))
-    return kernels
+    texts = _KERNEL_TEXTS[language.name]
+    return [
+        (ParsedKernel(name, language.name, texts.get(code[begin:end])), begin, end)
+        for name, begin, end in _definitions(code, language, lines)
+    ]
 
 
 def _after_definitions(code: str, defined: list[_Defined]) -> str:
@@ -230,7 +257,7 @@ def wrapper_line(line: str) -> WrapperLine | None:
     )
 
 
-_WRAPPER_LINES: LineMemo[WrapperLine | None] = LineMemo(wrapper_line)
+_WRAPPER_LINES: TextMemo[WrapperLine | None] = TextMemo(wrapper_line)
 
 
 @dataclass(slots=True)
@@ -331,20 +358,20 @@ def _numels(body: str) -> Iterator[re.Match[str]]:
     return _finditer(_TRITON_NUMEL, body, _lines(body, _found(body, _NUMEL)))
 
 
-def kernel_literals(kernel: ParsedKernel) -> list[tuple[int, str, str]]:
+def kernel_literals(language: str, body: str) -> list[BakedInt]:
     """(value, kind, context) for each distinct integer a kernel bakes in.
 
     Loop bounds and Triton ``*numel`` assignments are sizes; loop steps (the vector width)
     and known chunk sizes are codegen constants, not size specializations.
     """
     found: dict[tuple[int, str], str] = {}
-    if kernel.language == "cpp":
-        for match in _CPP_STEP.finditer(kernel.body):
+    if language == "cpp":
+        for match in _CPP_STEP.finditer(body):
             found.setdefault((int(match["value"]), "codegen"), "loop step (vector width)")
-        for match in _CPP_BOUND.finditer(kernel.body):
+        for match in _CPP_BOUND.finditer(body):
             value = int(match["value"])
             kind = "codegen" if value in CODEGEN_CONSTANTS else "size"
             found.setdefault((value, kind), match.group(0))
-    for match in _numels(kernel.body):
+    for match in _numels(body):
         found.setdefault((int(match["value"]), "size"), match.group(0).strip())
     return [(value, kind, context) for (value, kind), context in found.items()]

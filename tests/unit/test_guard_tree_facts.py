@@ -8,7 +8,7 @@ import pytest
 
 from symdebug.model import guard_tree
 from symdebug.model.guard_tree import parse_guard_tree
-from symdebug.model.line_memo import LineMemo
+from symdebug.model.text_memo import TextMemo
 
 TEXT = (
     "TREE_GUARD_MANAGER:\n"
@@ -46,7 +46,7 @@ def test_a_shared_check_line_cannot_be_changed() -> None:
 
 def test_a_full_memory_of_lines_starts_again(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = parse_guard_tree(TEXT)
-    monkeypatch.setattr(guard_tree, "_FACTS", LineMemo(guard_tree.line_fact, limit=2))
+    monkeypatch.setattr(guard_tree, "_FACTS", TextMemo(guard_tree.line_fact, limit=2))
     for _ in range(3):
         assert parse_guard_tree(TEXT) == expected
         assert len(guard_tree._FACTS.facts) <= 2
