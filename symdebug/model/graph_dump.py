@@ -16,6 +16,7 @@ from symdebug.model.text_memo import UNSEEN, TextMemo
 from symdebug.model.values import CompileId
 
 _SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\(self,?\s*(?P<params>.*)\):\s*$")
+_PURE_SYMBOL = re.compile(r"^s\d+$")
 _PARAM = re.compile(r'(?P<name>\w+): "(?P<annotation>[^"]*)"')
 _FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
 # A node line ``name: "annotation" = rhs;  dead = None`` up to its rhs, which runs to the first
@@ -54,6 +55,8 @@ class Placeholder:
 
     name: str
     sizes: tuple[str, ...]
+    #: The dims whose size is a symbol alone (``s77``).
+    symbolic_dims: tuple[int, ...] = ()
 
 
 def annotation_sizes(annotation: str) -> list[str]:
@@ -122,11 +125,14 @@ def _signature(text: str) -> re.Match[str] | None:
     return None
 
 
+def _placeholder(name: str, annotation: str) -> Placeholder:
+    sizes = tuple(annotation_sizes(annotation))
+    symbolic = tuple(dim for dim, size in enumerate(sizes) if _PURE_SYMBOL.match(size))
+    return Placeholder(name, sizes, symbolic)
+
+
 def _placeholders(params: str) -> tuple[Placeholder, ...]:
-    return tuple(
-        Placeholder(p["name"], tuple(annotation_sizes(p["annotation"])))
-        for p in _PARAM.finditer(params)
-    )
+    return tuple(_placeholder(p["name"], p["annotation"]) for p in _PARAM.finditer(params))
 
 
 #: The placeholders of each signature: a frame's recompiles mostly repeat it.

@@ -25,7 +25,6 @@ from symdebug.model.text_memo import TextMemo
 from symdebug.model.types import Symbol
 from symdebug.model.values import CompileId, Source
 
-_PURE_SYMBOL = re.compile(r"^s\d+$")
 PROVENANCE = "artifact:inductor_provenance_tracking_node_mappings"
 
 
@@ -107,11 +106,13 @@ def _specialized(
     bases = _bases(sources)
     found: dict[str, SpecializedDim] = {}
     for arg, placeholder in zip(wrapper.args, placeholders, strict=True):
+        if not placeholder.symbolic_dims:
+            continue  # every dim a literal already: nothing Inductor could have baked in
         base = bases.get(placeholder.name)
-        for dim, (before, after) in enumerate(
-            zip(placeholder.sizes, wrapper.input_sizes.get(arg, []), strict=False)
-        ):
-            if _PURE_SYMBOL.match(before) and after.isdigit():
+        sizes = wrapper.input_sizes.get(arg, [])
+        for dim in placeholder.symbolic_dims:
+            before, after = placeholder.sizes[dim], sizes[dim] if dim < len(sizes) else ""
+            if after.isdigit():
                 # A duck-sized dim shares its symbol with another input's: name it by its own
                 # placeholder, not by the symbol's first source.
                 source = Source.size(base, dim) if base else _first_source(before, sources)
