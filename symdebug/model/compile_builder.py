@@ -20,7 +20,6 @@ from symdebug.model.types import (
     Compile,
     Frame,
     InputDim,
-    ShapeCheck,
     Signature,
     Symbol,
     TensorCheck,
@@ -78,17 +77,22 @@ def _recompile_reasons(group: CompileEvents, metrics: Mapping[str, Any]) -> list
     return [str(reason)] if reason else []
 
 
+#: Equal dims are one object: a frame's recompiles see the same inputs again and again.
+_input_dim = lru_cache(maxsize=65536, typed=True)(InputDim)
+
+
 def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
     by_source: dict[str, str] = {
         source: symbol.name for symbol in symbols for source in symbol.sources
     }
     dims = []
     for tensor in tree.tensors:
-        for index, size in enumerate(tensor.sizes):
-            source = Source.size(tensor.source, index)
+        for source, size in zip(tensor.size_sources, tensor.sizes, strict=True):
             value: int | str = size if size is not None else by_source.get(source, "?")
-            dims.append(InputDim(source, value, size is None))
-    dims.extend(InputDim(Source(source), value, False) for source, (value, _) in tree.ints.items())
+            dims.append(_input_dim(source, value, size is None))
+    dims.extend(
+        _input_dim(Source(source), value, False) for source, (value, _) in tree.ints.items()
+    )
     return dims
 
 
@@ -253,8 +257,8 @@ def build_compile(
         automatic_dynamic=_config_flag(metrics, "automatic_dynamic_shapes"),
         recompile_limit=_config_int(metrics, "recompile_limit"),
         accumulated_recompile_limit=_config_int(metrics, "accumulated_recompile_limit"),
-        shape_checks=[ShapeCheck(line.code, line.note) for line in tree.shape_lines],
-        value_checks=[ShapeCheck(line.code, line.note) for line in tree.value_lines],
+        shape_checks=list(tree.shape_lines),
+        value_checks=list(tree.value_lines),
         tensor_checks=_tensor_checks(tree),
         signature=_signature(group),
         tensors=_tensor_metas(group),

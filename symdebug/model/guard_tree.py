@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symdebug.model.text_memo import UNSEEN, TextMemo
+from symdebug.model.types import ShapeCheck
 from symdebug.model.values import Source
 
 _TENSOR = re.compile(
@@ -105,17 +106,8 @@ class TensorMatch:
     strides: list[int | None]
     note: str = ""
     properties: TensorProperties | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ShapeLine:
-    """An installed ShapeEnv guard in source form, with torch's note (user line, why).
-
-    Immutable: one is made per distinct line and shared by the trees that hold the line.
-    """
-
-    code: str
-    note: str
+    #: The source of each dim (``L['x'].size()[0]``), made once per distinct line.
+    size_sources: tuple[Source, ...] = ()
 
 
 @dataclass(slots=True)
@@ -124,9 +116,9 @@ class GuardTree:
 
     tensors: list[TensorMatch] = field(default_factory=list)
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
-    shape_lines: list[ShapeLine] = field(default_factory=list)
+    shape_lines: list[ShapeCheck] = field(default_factory=list)
     #: Checks on a call's other values (None, bools, strings, floats), as Dynamo runs them.
-    value_lines: list[ShapeLine] = field(default_factory=list)
+    value_lines: list[ShapeCheck] = field(default_factory=list)
     marked_dynamic: list[str] = field(default_factory=list)
     marked_static: list[str] = field(default_factory=list)
     global_state: dict[str, Any] = field(default_factory=dict)
@@ -157,11 +149,22 @@ def _mark_kind(match: re.Match[str]) -> str:
     return "static" if match["mark"] == "static" else "marked"
 
 
-def _tensor(
-    match: re.Match[str],
-) -> tuple[str, tuple[int | None, ...], tuple[int | None, ...], str, TensorProperties | None]:
+#: A TENSOR_MATCH line's facts: source, sizes, strides, note, properties, each dim's source.
+_TensorLine = tuple[
+    str,
+    tuple[int | None, ...],
+    tuple[int | None, ...],
+    str,
+    TensorProperties | None,
+    tuple[Source, ...],
+]
+
+
+def _tensor(match: re.Match[str]) -> _TensorLine:
     sizes, strides = tuple(_dims(match["size"])), tuple(_dims(match["stride"]))
-    return (match["source"], sizes, strides, match["note"] or "", _properties(match.group(0)))
+    source = match["source"]
+    dims = tuple(Source.size(source, index) for index in range(len(sizes)))
+    return (source, sizes, strides, match["note"] or "", _properties(match.group(0)), dims)
 
 
 def _properties(text: str) -> TensorProperties | None:
@@ -182,7 +185,7 @@ def _lambda(match: re.Match[str]) -> LineFact | None:
     code = match["code"].strip()
     if _NOT_SHAPE.search(code) is not None:
         return None
-    return ("shape", ShapeLine(code, (match["note"] or "").strip()))
+    return ("shape", ShapeCheck(code, (match["note"] or "").strip()))
 
 
 def _note(match: re.Match[str]) -> str:
@@ -199,7 +202,7 @@ def _value(match: re.Match[str]) -> LineFact | None:
         if " #" in literal or "'" in literal or '"' in literal:
             return None  # a string holding ``#``, cut: not the check torch runs
         # ``L['c'].dtype == torch.float64``: kept, so a call that gives it is not sure
-    return ("value", ShapeLine(code, _note(match)))
+    return ("value", ShapeCheck(code, _note(match)))
 
 
 #: Inside a module a call passes (its submodules, parameters, ``__dict__``): the program's.
@@ -209,7 +212,7 @@ _MODULE_PARTS = ("._modules", "._parameters", "._buffers", "__")
 def _type_line(match: re.Match[str]) -> LineFact | None:
     if _MODULE_TYPE in match.group(0) or any(p in match["source"] for p in _MODULE_PARTS):
         return None
-    return ("value", ShapeLine(f"type({match['source']}) is {match['name']}", _note(match)))
+    return ("value", ShapeCheck(f"type({match['source']}) is {match['name']}", _note(match)))
 
 
 def _value_line(line: str) -> LineFact | None:
@@ -224,7 +227,7 @@ def _opaque(match: re.Match[str]) -> LineFact | None:
     code = match["code"]
     if "L[" not in code or all(part.startswith("'self']") for part in code.split("L[")[1:]):
         return None
-    return ("value", ShapeLine(code, _note(match)))
+    return ("value", ShapeCheck(code, _note(match)))
 
 
 #: In priority order: the fixed text a line needs, its pattern, and what a match holds.
@@ -232,13 +235,13 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
     (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
     (_ABSENT_LITERAL, _ABSENT_MARK, lambda m: ("absent_mark", (m["source"], m["mark"]))),
-    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", ShapeLine(m["code"], _note(m)))),
-    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", ShapeLine(f"len({m['source']}) == 0", _note(m)))),
-    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", ShapeLine(m["code"], _note(m)))),
+    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", ShapeCheck(m["code"], _note(m)))),
+    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", ShapeCheck(f"len({m['source']}) == 0", _note(m)))),
+    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
     (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
-    (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeLine(m["code"], _note(m)))),
+    (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
     ("", _OPAQUE, _opaque),
 )
 
@@ -256,8 +259,8 @@ def line_fact(line: str) -> LineFact | None:
 def _add(tree: GuardTree, kind: str, data: Any) -> None:
     """Add a fact of the rarer kinds (:func:`parse_guard_tree` adds check lines itself)."""
     if kind == "tensor":
-        source, sizes, strides, note, properties = data
-        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties))
+        source, sizes, strides, note, properties, dims = data
+        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties, dims))
     elif kind == "int":
         tree.ints[data[0]] = (data[1], data[2])
     elif kind == "global":

@@ -205,16 +205,19 @@ class Recompile:
         self.sources = [Source(s) for s in self.sources]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class InputDim:
-    """One dimension of a graph input tensor, or an int input, as a compile saw it."""
+    """One dimension of a graph input tensor, or an int input, as a compile saw it.
+
+    Immutable: the compiles of a frame share their equal dims.
+    """
 
     source: Source
     value: int | str
     symbolic: bool
 
     def __post_init__(self) -> None:
-        self.source = Source(self.source)
+        object.__setattr__(self, "source", Source(self.source))
 
 
 @dataclass(slots=True)
@@ -243,9 +246,13 @@ class TensorCheck:
         self.source = Source(self.source)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ShapeCheck:
-    """An installed shape check as Dynamo runs it (Python code), with torch's note."""
+    """An installed shape check as Dynamo runs it (Python code), with torch's note.
+
+    Immutable: one is made per distinct guard tree line and shared by the compiles that
+    hold the line.
+    """
 
     code: str
     note: str = ""
