@@ -63,6 +63,7 @@ class FrameReader:
         self._frames: dict[tuple[Any, ...], Frame] = {}
         self._torch: dict[Any, bool] = {}
         self._full: dict[str, str] = {}
+        self._notes: dict[str, Frame | None] = {}
 
     def frame(self, raw: Mapping[str, Any]) -> Frame:
         """One frame dict as a Frame."""
@@ -99,6 +100,12 @@ class FrameReader:
         if short not in self._full:
             self._full[short] = resolve_short_path(short, self.strings.values())
         return self._full[short]
+
+    def note_frame(self, note: str) -> Frame | None:
+        """:func:`frame_from_note`, remembered: a frame's recompiles repeat their notes."""
+        if note not in self._notes:
+            self._notes[note] = frame_from_note(note, self)
+        return self._notes[note]
 
     def is_torch_entry(self, raw: Mapping[str, Any]) -> bool:
         """Whether a frame dict lies in torch (remembered per file name)."""

@@ -8,7 +8,7 @@ specialized ints (``EQUALS_MATCH``).
 from __future__ import annotations
 
 from symdebug.model.compile_events import CompileEvents
-from symdebug.model.frames import FrameReader, frame_from_note
+from symdebug.model.frames import FrameReader
 from symdebug.model.guard_tree import GuardTree
 from symdebug.model.types import Guard, Specialization
 from symdebug.model.values import CompileId, Source
@@ -73,7 +73,7 @@ def _from_tree(tree: GuardTree, compile_id: CompileId, reader: FrameReader) -> l
     for tensor in tree.tensors:
         if is_module_state(tensor.source):
             continue
-        frame = frame_from_note(tensor.note, reader)
+        frame = reader.note_frame(tensor.note)
         result.extend(
             Specialization(
                 Source.size(tensor.source, index),
@@ -86,7 +86,7 @@ def _from_tree(tree: GuardTree, compile_id: CompileId, reader: FrameReader) -> l
             if size is not None
         )
     for source, (value, note) in tree.ints.items():
-        frame = frame_from_note(note, reader)
+        frame = reader.note_frame(note)
         result.append(
             Specialization(
                 Source(source),
