@@ -35,9 +35,12 @@ class KernelSizeArg:
     sources: list[Source] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class KernelLiteral:
-    """An integer literal in a kernel: a size baked in, or a codegen constant."""
+    """An integer literal in a kernel: a size baked in, or a codegen constant.
+
+    Immutable: the kernels of one source share theirs.
+    """
 
     value: int
     kind: str

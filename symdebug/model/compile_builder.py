@@ -102,7 +102,7 @@ def _tensor_checks(tree: GuardTree) -> list[TensorCheck]:
         _tensor_check(
             tensor.source,
             tensor.properties,
-            tuple(tensor.strides),
+            tensor.strides,
             tuple(tree.absent_marks.get(tensor.source, ())),
         )
         for tensor in tree.tensors

@@ -97,16 +97,19 @@ class TensorProperties:
     requires_grad: bool
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TensorMatch:
-    """One TENSOR_MATCH: the dims that are static (ints) or dynamic (None), and the rest."""
+    """One TENSOR_MATCH: the dims that are static (ints) or dynamic (None), and the rest.
+
+    Immutable: one is made per distinct line and shared by the trees that hold the line.
+    """
 
     source: str
-    sizes: list[int | None]
-    strides: list[int | None]
+    sizes: tuple[int | None, ...]
+    strides: tuple[int | None, ...]
     note: str = ""
     properties: TensorProperties | None = None
-    #: The source of each dim (``L['x'].size()[0]``), made once per distinct line.
+    #: The source of each dim (``L['x'].size()[0]``).
     size_sources: tuple[Source, ...] = ()
 
 
@@ -149,22 +152,12 @@ def _mark_kind(match: re.Match[str]) -> str:
     return "static" if match["mark"] == "static" else "marked"
 
 
-#: A TENSOR_MATCH line's facts: source, sizes, strides, note, properties, each dim's source.
-_TensorLine = tuple[
-    str,
-    tuple[int | None, ...],
-    tuple[int | None, ...],
-    str,
-    TensorProperties | None,
-    tuple[Source, ...],
-]
-
-
-def _tensor(match: re.Match[str]) -> _TensorLine:
+def _tensor(match: re.Match[str]) -> TensorMatch:
     sizes, strides = tuple(_dims(match["size"])), tuple(_dims(match["stride"]))
     source = match["source"]
     dims = tuple(Source.size(source, index) for index in range(len(sizes)))
-    return (source, sizes, strides, match["note"] or "", _properties(match.group(0)), dims)
+    properties = _properties(match.group(0))
+    return TensorMatch(source, sizes, strides, match["note"] or "", properties, dims)
 
 
 def _properties(text: str) -> TensorProperties | None:
@@ -259,8 +252,7 @@ def line_fact(line: str) -> LineFact | None:
 def _add(tree: GuardTree, kind: str, data: Any) -> None:
     """Add a fact of the rarer kinds (:func:`parse_guard_tree` adds check lines itself)."""
     if kind == "tensor":
-        source, sizes, strides, note, properties, dims = data
-        tree.tensors.append(TensorMatch(source, list(sizes), list(strides), note, properties, dims))
+        tree.tensors.append(data)
     elif kind == "int":
         tree.ints[data[0]] = (data[1], data[2])
     elif kind == "global":

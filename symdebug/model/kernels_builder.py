@@ -9,7 +9,6 @@ from symdebug.model import json_text
 from symdebug.model.code_types import (
     GraphCode,
     Kernel,
-    KernelLiteral,
     KernelSizeArg,
     SpecializedDim,
 )
@@ -78,7 +77,7 @@ def _kernel(
         graph=graph,
         language=parsed.language,
         size_args=size_args,
-        literals=[KernelLiteral(v, kind, ctx) for v, kind, ctx in parsed.text.literals],
+        literals=list(parsed.text.literals),
         nodes=list(nodes.get(parsed.name, [])),
         source=parsed.text.source,
     )

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
+from symdebug.model.code_types import KernelLiteral
 from symdebug.model.graph_dump import split_top_level
 from symdebug.model.text_memo import UNSEEN, TextMemo
 
@@ -73,7 +74,7 @@ class KernelText:
     """
 
     params: tuple[str, ...]
-    literals: tuple[BakedInt, ...]
+    literals: tuple[KernelLiteral, ...]
     source: str
 
 
@@ -197,7 +198,8 @@ def _definitions(
 def _kernel_text(language: _Language, body: str) -> KernelText:
     found = language.params.search(body)
     params = tuple(_params(found["params"])) if found else ()
-    return KernelText(params, tuple(kernel_literals(language.name, body)), body.strip())
+    literals = tuple(KernelLiteral(*found) for found in kernel_literals(language.name, body))
+    return KernelText(params, literals, body.strip())
 
 
 _KERNEL_TEXTS = {

@@ -55,8 +55,7 @@ def _marked_sources(tree: GuardTree, symbols: list[Symbol]) -> list[Source]:
     named = {source for symbol in symbols for source in symbol.sources}
     found = []
     for tensor in tree.tensors:
-        for index, size in enumerate(tensor.sizes):
-            source = Source.size(tensor.source, index)
+        for source, size in zip(tensor.size_sources, tensor.sizes, strict=True):
             if size is None and source not in named:
                 found.append(source)
     return found

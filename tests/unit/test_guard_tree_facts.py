@@ -28,7 +28,7 @@ TEXT = (
 def test_trees_of_the_same_text_are_equal_and_hold_lists_of_their_own() -> None:
     first, second = parse_guard_tree(TEXT), parse_guard_tree(TEXT + "# another compile\n")
     assert first == second
-    assert first.tensors[0].sizes is not second.tensors[0].sizes
+    assert first.tensors is not second.tensors
     assert first.value_lines is not second.value_lines
     assert [line.code for line in first.shape_lines] == [
         "2 <= L['x'].size()[0]",
@@ -39,9 +39,11 @@ def test_trees_of_the_same_text_are_equal_and_hold_lists_of_their_own() -> None:
 
 
 def test_a_shared_check_line_cannot_be_changed() -> None:
-    line = parse_guard_tree(TEXT).value_lines[0]
+    tree = parse_guard_tree(TEXT)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        line.code = "changed"  # type: ignore[misc]
+        tree.value_lines[0].code = "changed"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tree.tensors[0].sizes = (1, 8)  # type: ignore[misc]
 
 
 def test_a_full_memory_of_lines_starts_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ def test_the_guard_tree_line_gives_every_property_torch_compares() -> None:
         "== False  # y = x + 1  # f.py:2 in f\n"
     )
     (tensor,) = tree.tensors
-    assert tensor.sizes == [None, 8] and tensor.strides == [8, 1]
+    assert tensor.sizes == (None, 8) and tensor.strides == (8, 1)
     found = tensor.properties
     assert found is not None
     assert (found.type_name, found.dispatch_keys, found.dtype) == (
