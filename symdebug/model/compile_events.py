@@ -71,10 +71,11 @@ def group_by_compile(events: Iterable[Event]) -> list[CompileEvents]:
             exports.add(event)
             continue
         identity = (key.compiled_autograd_id, key.frame_id, key.frame_compile_id)
-        if identity in finished and event.name in OPENING and key.attempt == 0:
+        # The name first: a str's hash is kept, a tuple's is not.
+        if event.name in OPENING and key.attempt == 0 and identity in finished:
             generation[identity] = generation.get(identity, 0) + 1
             finished.discard(identity)
-        gen = generation.get(identity, 0)
+        gen = generation.get(identity, 0) if generation else 0
         group = groups.get((identity, gen))
         if group is None:
             group = groups[(identity, gen)] = CompileEvents(key, rank=event.rank, generation=gen)

@@ -63,7 +63,8 @@ def guard_from_event(event: Event, compile_id: CompileId, reader: StackReader) -
         compile_id=compile_id,
         status="runtime-assert" if evidence.runtime_assert else "installed",
         user_stack=_user_stack(body, compile_id, reader),
-        framework_stack=list(evidence.frames),  # shared by guards of one stack tail
+        # One list per stack tail, shared by its guards (as frames are): never change it.
+        framework_stack=evidence.frames,
         phase=evidence.phase,
         symbols=free_symbols(expr),
     )

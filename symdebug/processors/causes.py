@@ -131,9 +131,27 @@ def guard_cause(guard: Guard) -> Cause:
 
 
 def classify_guards(facts: Facts) -> None:
-    """Set ``cause`` on every guard."""
+    """Set ``cause`` on every guard; guards alike in all it reads share one answer.
+
+    The guards of one stack tail share its framework frames' list, so the list's identity
+    stands for the frames while every guard holds it.
+    """
+    known: dict[tuple[object, ...], Cause] = {}
     for guard in facts.guards:
-        guard.cause = guard_cause(guard)
+        key = (
+            id(guard.framework_stack),
+            guard.phase,
+            guard.aot_graph,
+            guard.fx_node is None,
+            guard.fx_node_inferred,
+            guard.instruction,
+            not guard.user_stack,
+            guard.compile_id.is_export,
+        )
+        cause = known.get(key)
+        if cause is None:
+            cause = known[key] = guard_cause(guard)
+        guard.cause = cause
 
 
 def _violated(spec: Specialization, compile_: Compile | None) -> bool:
