@@ -130,24 +130,29 @@ def guard_cause(guard: Guard) -> Cause:
     return "op_requirement" if guard.fx_node is not None else "unknown"
 
 
-def classify_guards(facts: Facts) -> None:
-    """Set ``cause`` on every guard; guards alike in all it reads share one answer.
+def cause_reads(guard: Guard) -> tuple[object, ...]:
+    """All that :func:`guard_cause` and :func:`is_python_branch` read of a guard, as a key.
 
     The guards of one stack tail share its framework frames' list, so the list's identity
-    stands for the frames while every guard holds it.
+    stands for the frames while every guard holds it: a key is good for one pass.
     """
+    return (
+        id(guard.framework_stack),
+        guard.phase,
+        guard.aot_graph,
+        guard.fx_node is None,
+        guard.fx_node_inferred,
+        guard.instruction,
+        not guard.user_stack,
+        guard.compile_id.is_export,
+    )
+
+
+def classify_guards(facts: Facts) -> None:
+    """Set ``cause`` on every guard; guards alike in all it reads share one answer."""
     known: dict[tuple[object, ...], Cause] = {}
     for guard in facts.guards:
-        key = (
-            id(guard.framework_stack),
-            guard.phase,
-            guard.aot_graph,
-            guard.fx_node is None,
-            guard.fx_node_inferred,
-            guard.instruction,
-            not guard.user_stack,
-            guard.compile_id.is_export,
-        )
+        key = cause_reads(guard)
         cause = known.get(key)
         if cause is None:
             cause = known[key] = guard_cause(guard)
