@@ -186,13 +186,18 @@ def reason_lines(key: CompileKey, pool: list[str]) -> list[str]:
 
 
 def _own_payload(event: Event, key: CompileKey) -> str | None:
-    """A code payload with a trailing comment naming its compile.
+    """A code payload with a trailing comment naming its compile; any other, a copy.
 
-    No two real compiles share a payload, so no two clones do: a cache keyed on payload text
-    gains here what it would on a real log, nothing more.
+    No two real compiles share a code payload, so no two clones do: a cache keyed on payload
+    text gains here what it would on a real log, nothing more.  A JSON payload (provenance
+    tables) may recur, but the reader makes a string object of its own for each line, whose
+    hash is worked out anew: so does each clone's.
     """
-    code = event.body.get("encoding") != "json" and event.name not in _NOT_CODE
-    return f"{event.payload}\n# {key.compile_id}" if event.payload and code else event.payload
+    if not event.payload:
+        return event.payload
+    if event.body.get("encoding") != "json" and event.name not in _NOT_CODE:
+        return f"{event.payload}\n# {key.compile_id}"
+    return event.payload.encode().decode()
 
 
 def _rekeyed(event: Event, key: CompileKey, lines: list[str]) -> Event:

@@ -28,22 +28,31 @@ class CompileEvents:
     kind: CompileKind = "compile"
     _by_name: dict[str, list[Event]] | None = None
     _indexed: int = -1
+    #: The id and what it was made of (a restart or an export's renumbering changes the key).
+    _id: tuple[CompileKey, int, CompileKind, CompileId] | None = None
 
     @property
     def compile_id(self) -> CompileId:
         """Torch's id; after a ``torch._dynamo.reset()`` reused it, ``@<generation>`` follows."""
+        made = self._id
+        if made is None or made[0] is not self.key or made[1:3] != (self.generation, self.kind):
+            made = self._id = (self.key, self.generation, self.kind, self._make_id())
+        return made[3]
+
+    def _make_id(self) -> CompileId:
         if self.kind == "export":
             return CompileId.export(self.key.frame_compile_id)
         return CompileId(self.key.compile_id).in_generation(self.generation)
 
     def named(self, name: str) -> list[Event]:
         """All events with this name, in order (read once the group is complete)."""
-        if self._by_name is None or self._indexed != len(self.events):
-            self._by_name = defaultdict(list)
+        by_name = self._by_name
+        if by_name is None or self._indexed != len(self.events):
+            by_name = self._by_name = defaultdict(list)
             for event in self.events:
-                self._by_name[event.name].append(event)
+                by_name[event.name].append(event)
             self._indexed = len(self.events)
-        return self._by_name.get(name, [])
+        return by_name.get(name, [])
 
     def last(self, name: str) -> Event | None:
         """The last event with this name, if any."""
