@@ -149,7 +149,11 @@ def _varied(expr: str, copy: int) -> str:
 
 
 def _fresh(body: dict[str, Any]) -> dict[str, Any]:
-    """A body with objects of its own (stacks too), as the reader makes one per event."""
+    """A body with objects of its own, as the reader parses one per event.
+
+    Its stacks' frames are then replaced by the stream's one copy of each, as the reader
+    does for every event it reads (:meth:`EventStream.share_frames`, in :func:`make_stream`).
+    """
     return orjson.loads(orjson.dumps(body))
 
 
@@ -222,12 +226,15 @@ def clone(template: Template, key: CompileKey, reasons: list[str]) -> list[Event
 
 
 def make_stream(corpus: Corpus) -> EventStream:
-    events: list[Event] = []
+    """The cloned compiles as the reader would hand them over (frames shared per stream)."""
+    stream = EventStream([], dict(corpus.strings), source="bench_build (cloned real events)")
     for frame in range(FRAMES):
         template = corpus.templates[frame % len(corpus.templates)]
         for number in range(COMPILES_PER_FRAME):
-            events += clone(template, CompileKey(frame, number), corpus.reasons)
-    return EventStream(events, dict(corpus.strings), source="bench_build (cloned real events)")
+            stream.events += clone(template, CompileKey(frame, number), corpus.reasons)
+    for event in stream.events:
+        stream.share_frames(event.body)
+    return stream
 
 
 # --- measuring ------------------------------------------------------------------------------
