@@ -64,36 +64,56 @@ class CompileEvents:
 OPENING = frozenset({"dynamo_start", "artifact:recompile_reasons"})
 
 
+class _Grouping:
+    """What :func:`group_by_compile` knows so far: its groups, generations, finished ids."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[Identity, int], CompileEvents] = {}
+        self.generation: dict[Identity, int] = {}
+        self.finished: set[Identity] = set()
+
+    def group_of(self, event: Event, key: CompileKey) -> tuple[CompileEvents | None, Identity]:
+        """The group ``event`` joins (None: an earlier attempt's), and its compile's identity."""
+        identity = (key.compiled_autograd_id, key.frame_id, key.frame_compile_id)
+        if event.name in OPENING and key.attempt == 0 and identity in self.finished:
+            self.generation[identity] = self.generation.get(identity, 0) + 1
+            self.finished.discard(identity)
+        gen = self.generation.get(identity, 0) if self.generation else 0
+        group = self.groups.get((identity, gen))
+        if group is None:
+            made = CompileEvents(key, rank=event.rank, generation=gen)
+            group = self.groups[(identity, gen)] = made
+        elif not _same_attempt(group, key):
+            return None, identity
+        return group, identity
+
+
 def group_by_compile(events: Iterable[Event]) -> list[CompileEvents]:
     """Compiles in first-seen order; a restart (higher attempt) replaces earlier attempts.
 
     ``torch._dynamo.reset()`` restarts compile ids, so an id seen finished (its
     ``compilation_metrics`` logged) that opens again is a new compile: a new generation.
+    An event with the very key object of the one before joins its group without a lookup
+    (the reader makes one key object per compile attempt); one that may open a compile
+    never does.
     """
-    groups: dict[tuple[Identity, int], CompileEvents] = {}
-    generation: dict[Identity, int] = {}
-    finished: set[Identity] = set()
-    exports = ExportGroups()
+    grouping, exports = _Grouping(), ExportGroups()
+    last_key: CompileKey | None = None
     for event in events:
         key = event.key
         if key is None:
             exports.add(event)
             continue
-        identity = (key.compiled_autograd_id, key.frame_id, key.frame_compile_id)
-        # The name first: a str's hash is kept, a tuple's is not.
-        if event.name in OPENING and key.attempt == 0 and identity in finished:
-            generation[identity] = generation.get(identity, 0) + 1
-            finished.discard(identity)
-        gen = generation.get(identity, 0) if generation else 0
-        group = groups.get((identity, gen))
-        if group is None:
-            group = groups[(identity, gen)] = CompileEvents(key, rank=event.rank, generation=gen)
-        elif not _same_attempt(group, key):
-            continue
+        if key is not last_key or event.name in OPENING:
+            found, identity = grouping.group_of(event, key)
+            if found is None:
+                last_key = None
+                continue
+            group, last_key = found, key
         group.events.append(event)
         if event.name == "compilation_metrics":
-            finished.add(identity)
-    return [*groups.values(), *exports.done()]
+            grouping.finished.add(identity)
+    return [*grouping.groups.values(), *exports.done()]
 
 
 #: Keyless events that an export logs (a non-strict ``torch.export`` runs outside Dynamo,

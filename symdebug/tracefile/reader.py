@@ -15,6 +15,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -99,7 +100,12 @@ def _compile_key(envelope: JSONDict) -> CompileKey | None:
     if frame_compile_id is None:
         raise _BadRecordError("bad_envelope", "frame_id without frame_compile_id")
     autograd_id = _int_field(envelope, "compiled_autograd_id")
-    return CompileKey(frame_id, frame_compile_id, _int_field(envelope, "attempt") or 0, autograd_id)
+    return _key(frame_id, frame_compile_id, _int_field(envelope, "attempt") or 0, autograd_id)
+
+
+#: One key object per compile attempt: the events of a compile share it, which saves memory
+#: and lets grouping tell an event of the same compile by identity.
+_key = lru_cache(maxsize=65536)(CompileKey)
 
 
 def _intern(value: Any, stream: EventStream) -> None:
