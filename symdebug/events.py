@@ -99,13 +99,21 @@ class EventStream:
     #: One dict per distinct stack frame: guards' stacks repeat the same frames thousands
     #: of times, and a log's events would otherwise hold a copy of each.
     frames: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+    #: One list per distinct stack, by the identities of its (shared) frames: a frame's
+    #: recompiles log the same stacks again, and a reader of stacks can then remember each.
+    stacks: dict[tuple[int, ...], list[Any]] = field(default_factory=dict, repr=False)
 
     def share_frames(self, body: dict[str, Any]) -> None:
-        """Replace the frames of ``body``'s stacks by the stream's one copy of each."""
+        """Replace ``body``'s stacks by the stream's one copy of each, frames shared too.
+
+        A stack is keyed by its frames' identities: each frame is the stream's own, or held
+        by the stack kept, so no other object can take its identity.
+        """
         for key in _STACK_KEYS:
             stack = body.get(key)
             if isinstance(stack, list):
-                body[key] = [self._frame(frame) for frame in stack]
+                frames = [self._frame(frame) for frame in stack]
+                body[key] = self.stacks.setdefault(tuple(map(id, frames)), frames)
 
     def _frame(self, frame: Any) -> Any:
         if not isinstance(frame, dict):

@@ -64,6 +64,7 @@ class FrameReader:
         self._torch: dict[Any, bool] = {}
         self._full: dict[str, str] = {}
         self._notes: dict[str, Frame | None] = {}
+        self._user: dict[int, tuple[Any, list[Frame]]] = {}
 
     def frame(self, raw: Mapping[str, Any]) -> Frame:
         """One frame dict as a Frame."""
@@ -81,8 +82,15 @@ class FrameReader:
         return [self.frame(item) for item in _raw_frames(raw)]
 
     def user_frames(self, raw: Any) -> list[Frame]:
-        """A user stack: the frames that name a file."""
-        return [frame for frame in self.frames(raw) if frame.filename]
+        """A user stack: the frames that name a file (a list of the caller's own).
+
+        Remembered by the identity of the stack's list, the list itself held (so that no
+        other list can take its identity): a stream read from a log shares each stack.
+        """
+        known = self._user.get(id(raw))
+        if known is None or known[0] is not raw:
+            known = self._user[id(raw)] = (raw, [f for f in self.frames(raw) if f.filename])
+        return list(known[1])
 
     def innermost_torch_frames(self, raw: Any) -> Iterator[Frame]:
         """The torch frames below the last frame outside torch, innermost first."""

@@ -164,6 +164,9 @@ class StackReader(FrameReader):
         super().__init__(strings)
         self._evidence = TailMemo()
         self._phases: dict[tuple[Any, ...], Phase] = {}
+        #: By the identity of the stack's list, the list itself held (so that no other list
+        #: can take its identity): a stream read from a log shares each distinct stack.
+        self._by_list: dict[int, tuple[Any, StackEvidence]] = {}
 
     def evidence(self, raw_stack: Any) -> StackEvidence:
         """The framework frames, phase and runtime-assert flag of one stack.
@@ -171,6 +174,14 @@ class StackReader(FrameReader):
         The phase is the innermost phase-defining file, looked for on the whole stack when
         the torch frames below the user's have none.
         """
+        known = self._by_list.get(id(raw_stack))
+        if known is not None and known[0] is raw_stack:
+            return known[1]
+        found = self._read_evidence(raw_stack)
+        self._by_list[id(raw_stack)] = (raw_stack, found)
+        return found
+
+    def _read_evidence(self, raw_stack: Any) -> StackEvidence:
         memo = isinstance(raw_stack, _SEQUENCE)
         found = self._evidence.get(raw_stack) if memo else None
         if found is None:
