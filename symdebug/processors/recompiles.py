@@ -123,8 +123,15 @@ def _mentioned(code: str, guards: list[Guard]) -> list[Guard]:
     return [g for g in guards if g.sources and all(map(named.__getitem__, g.sources))]
 
 
+#: Reasons torch words about a tensor (``tensor 'x' size mismatch at index 0. ...``): no
+#: Python check, so never the check of a guard.
+_NOT_PYTHON = frozenset({"tensor_mismatch", "stride_mismatch"})
+
+
 def _same_check(reason: Reason, guards: list[Guard]) -> Guard | None:
     """The guard whose expression, in the user's names, is the failed check."""
+    if reason.kind in _NOT_PYTHON:
+        return None
     wanted = _check_text(reason.code)
     if not wanted:
         return None  # an empty text is that of a guard without Python: never the same
