@@ -190,20 +190,17 @@ def graph_line(line: str) -> FileComment | NodeLine | None:
 _LINES: TextMemo[FileComment | NodeLine | None] = TextMemo(graph_line)
 
 
-def _node(found: NodeLine, compile_id: CompileId, where: FileComment | None) -> FxNode:
-    """One call node; ``where`` is the user line of the latest ``# File:`` comment above it."""
-    name, sizes, symbols, target = found
-    node = FxNode(compile_id, name, "call", target, list(sizes), list(symbols))
-    if where is not None:
-        node.filename, node.lineno, node.code = where
-    return node
+#: Where the nodes above the first ``# File:`` comment come from: nowhere known.
+_NOWHERE: FileComment = ("", 0, "")
 
 
 def parse_nodes(text: str, compile_id: CompileId) -> list[FxNode]:
-    """Call nodes with their output sizes, symbols and the user line they came from."""
+    """Call nodes with their output sizes, symbols and the user line they came from.
+
+    A node's user line is that of the latest ``# File:`` comment above it.
+    """
     nodes: list[FxNode] = []
-    where: FileComment | None = None
-    memo = _LINES
+    add, where, memo = nodes.append, _NOWHERE, _LINES
     known = memo.facts.get
     for line in text.splitlines()[1:]:
         fact = known(line, UNSEEN)
@@ -214,5 +211,6 @@ def parse_nodes(text: str, compile_id: CompileId) -> list[FxNode]:
         if len(fact) == 3:  # a comment: the user line of the nodes below it
             where = fact
         else:
-            nodes.append(_node(fact, compile_id, where))
+            name, sizes, symbols, target = fact
+            add(FxNode(compile_id, name, "call", target, list(sizes), list(symbols), *where))
     return nodes
