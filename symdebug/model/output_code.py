@@ -235,9 +235,15 @@ class WrapperLine(NamedTuple):
     """
 
     local_size: tuple[str, str] | None
-    call: tuple[str, str] | None
+    #: The name called and its arguments (a Triton launch's own keywords left out).
+    call: tuple[str, tuple[str, ...]] | None
     asserts: tuple[tuple[str, tuple[str, ...]], ...]
     unpacked: tuple[str, ...] | None
+
+
+def _called(call: re.Match[str]) -> tuple[str, tuple[str, ...]]:
+    stripped = (arg.strip() for arg in split_top_level(call["args"]))
+    return call["name"], tuple(arg for arg in stripped if not arg.startswith(_LAUNCH))
 
 
 def wrapper_line(line: str) -> WrapperLine | None:
@@ -253,7 +259,7 @@ def wrapper_line(line: str) -> WrapperLine | None:
         return None
     return WrapperLine(
         (size["name"], size["expr"].strip()) if size else None,
-        (call["name"], call["args"]) if call else None,
+        _called(call) if call else None,
         asserts,
         tuple(unpacked["names"].split(", ")) if unpacked else None,
     )
@@ -271,7 +277,7 @@ class _Wrapper:
     """
 
     local_sizes: dict[str, str] = field(default_factory=dict)
-    calls: dict[str, str] = field(default_factory=dict)
+    calls: dict[str, tuple[str, ...]] = field(default_factory=dict)
     asserts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     args: tuple[str, ...] | None = None
 
@@ -282,25 +288,24 @@ def _read_wrapper(code: str) -> _Wrapper:
     Lines end at a newline only, as the patterns' ``^`` and ``$`` see them.
     """
     found = _Wrapper()
+    sizes, calls, asserts = found.local_sizes, found.calls, found.asserts
     memo = _WRAPPER_LINES
     known = memo.facts.get
     for line in code.split("\n"):
         fact = known(line, UNSEEN)
         if fact is UNSEEN:
             fact = memo.remember(line)
-        if fact is not None:
-            _add_line(found, fact)
+        if fact is None:
+            continue
+        local_size, call, asserted, unpacked = fact
+        if local_size is not None:
+            sizes[local_size[0]] = local_size[1]
+        if call is not None and call[0] not in calls:
+            calls[call[0]] = call[1]
+        asserts += asserted
+        if found.args is None:
+            found.args = unpacked
     return found
-
-
-def _add_line(found: _Wrapper, fact: WrapperLine) -> None:
-    if fact.local_size is not None:
-        found.local_sizes[fact.local_size[0]] = fact.local_size[1]
-    if fact.call is not None:
-        found.calls.setdefault(*fact.call)
-    found.asserts += fact.asserts
-    if found.args is None:
-        found.args = fact.unpacked
 
 
 def _call_args(wrapper: _Wrapper, name: str) -> list[str]:
@@ -308,11 +313,8 @@ def _call_args(wrapper: _Wrapper, name: str) -> list[str]:
 
     A local size variable is replaced by the expression it was assigned.
     """
-    args = wrapper.calls.get(name)
-    if args is None:
-        return []
-    stripped = [arg.strip() for arg in split_top_level(args)]
-    return [wrapper.local_sizes.get(a, a) for a in stripped if not a.startswith(_LAUNCH)]
+    sizes = wrapper.local_sizes
+    return [sizes.get(arg, arg) for arg in wrapper.calls.get(name, ())]
 
 
 def _definition_lines(code: str) -> list[int]:
