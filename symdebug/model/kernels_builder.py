@@ -66,8 +66,12 @@ def _kernel(
     nodes: Mapping[str, tuple[str, ...]],
 ) -> Kernel:
     size_args = []
-    for param, expr in zip(parsed.text.params, parsed.call_args, strict=False):
-        if param.startswith("ks") or (param.endswith("numel") and not expr.isdigit()):
+    args = parsed.call_args
+    for index, param in parsed.text.size_params:
+        if index >= len(args):
+            break  # a call passing fewer arguments: the rest have no value here
+        expr = args[index]
+        if param.startswith("ks") or not expr.isdigit():
             symbols = free_symbols(expr)
             found = [s for sym in symbols for s in sources.get(sym, [])[:1]]
             size_args.append(KernelSizeArg(param, expr, symbols, found))

@@ -76,6 +76,14 @@ class KernelText:
     params: tuple[str, ...]
     literals: tuple[KernelLiteral, ...]
     source: str
+    #: (index, name) of the parameters that take a size: ``ks0`` (any value) and ``xnumel``
+    #: (a size only where the call passes an expression, not a literal).
+    size_params: tuple[tuple[int, str], ...] = ()
+
+
+def size_params(params: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """The parameters that may take a size, with their positions."""
+    return tuple((i, p) for i, p in enumerate(params) if p.startswith("ks") or p.endswith("numel"))
 
 
 @dataclass(slots=True)
@@ -199,7 +207,7 @@ def _kernel_text(language: _Language, body: str) -> KernelText:
     found = language.params.search(body)
     params = tuple(_params(found["params"])) if found else ()
     literals = tuple(KernelLiteral(*found) for found in kernel_literals(language.name, body))
-    return KernelText(params, literals, body.strip())
+    return KernelText(params, literals, body.strip(), size_params(params))
 
 
 _KERNEL_TEXTS = {
