@@ -85,14 +85,15 @@ def _inputs(tree: GuardTree, symbols: list[Symbol]) -> list[InputDim]:
     by_source: dict[str, str] = {
         source: symbol.name for symbol in symbols for source in symbol.sources
     }
-    dims = []
+    dims: list[InputDim] = []
     for tensor in tree.tensors:
+        if tensor.static_dims is not None:
+            dims += tensor.static_dims
+            continue
         for source, size in zip(tensor.size_sources, tensor.sizes, strict=True):
             value: int | str = size if size is not None else by_source.get(source, "?")
             dims.append(_input_dim(source, value, size is None))
-    dims.extend(
-        _input_dim(Source(source), value, False) for source, (value, _) in tree.ints.items()
-    )
+    dims += tree.int_dims.values()
     return dims
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symdebug.model.text_memo import UNSEEN, TextMemo
-from symdebug.model.types import ShapeCheck
+from symdebug.model.types import InputDim, ShapeCheck
 from symdebug.model.values import Source
 
 _TENSOR = re.compile(
@@ -111,6 +111,8 @@ class TensorMatch:
     properties: TensorProperties | None = None
     #: The source of each dim (``L['x'].size()[0]``).
     size_sources: tuple[Source, ...] = ()
+    #: Its input dims where every dim is static (a symbolic dim's value is the compile's).
+    static_dims: tuple[InputDim, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -119,6 +121,8 @@ class GuardTree:
 
     tensors: list[TensorMatch] = field(default_factory=list)
     ints: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: Each int's input dim, by source as :attr:`ints`.
+    int_dims: dict[str, InputDim] = field(default_factory=dict)
     shape_lines: list[ShapeCheck] = field(default_factory=list)
     #: Checks on a call's other values (None, bools, strings, floats), as Dynamo runs them.
     value_lines: list[ShapeCheck] = field(default_factory=list)
@@ -157,7 +161,10 @@ def _tensor(match: re.Match[str]) -> TensorMatch:
     source = match["source"]
     dims = tuple(Source.size(source, index) for index in range(len(sizes)))
     properties = _properties(match.group(0))
-    return TensorMatch(source, sizes, strides, match["note"] or "", properties, dims)
+    pairs = zip(dims, sizes, strict=True)
+    known = [InputDim(dim, size, False) for dim, size in pairs if size is not None]
+    static = tuple(known) if len(known) == len(sizes) else None
+    return TensorMatch(source, sizes, strides, match["note"] or "", properties, dims, static)
 
 
 def _properties(text: str) -> TensorProperties | None:
@@ -223,6 +230,12 @@ def _opaque(match: re.Match[str]) -> LineFact | None:
     return ("value", ShapeCheck(code, _note(match)))
 
 
+def _int(match: re.Match[str]) -> tuple[str, int, str, InputDim]:
+    """An ``EQUALS_MATCH`` on an int: its source, value, note, and its input dim."""
+    source, value = match["source"], int(match["value"])
+    return source, value, match["note"] or "", InputDim(Source(source), value, False)
+
+
 #: In priority order: the fixed text a line needs, its pattern, and what a match holds.
 _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
     (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
@@ -231,7 +244,7 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", ShapeCheck(m["code"], _note(m)))),
     (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", ShapeCheck(f"len({m['source']}) == 0", _note(m)))),
     (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
-    (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", (m["source"], int(m["value"]), m["note"] or ""))),
+    (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", _int(m))),
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
     (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
@@ -255,6 +268,7 @@ def _add(tree: GuardTree, kind: str, data: Any) -> None:
         tree.tensors.append(data)
     elif kind == "int":
         tree.ints[data[0]] = (data[1], data[2])
+        tree.int_dims[data[0]] = data[3]
     elif kind == "global":
         tree.global_state = dict(data)
     elif kind == "marked":
