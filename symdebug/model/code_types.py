@@ -22,7 +22,8 @@ class FxNode:
     code: str = ""
 
     def __post_init__(self) -> None:
-        self.compile_id = CompileId(self.compile_id)
+        if type(self.compile_id) is not CompileId:  # a builder's already is: no call then
+            self.compile_id = CompileId(self.compile_id)
 
 
 @dataclass(slots=True)

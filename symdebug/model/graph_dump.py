@@ -144,9 +144,7 @@ def parse_placeholders(text: str) -> list[Placeholder]:
     match = _signature(text)
     if match is None:
         return []
-    params = match["params"]
-    found = _SIGNATURES.facts.get(params)
-    return list(found if found is not None else _SIGNATURES.remember(params))
+    return list(_SIGNATURES.get(match["params"]))
 
 
 def _annotated_node(line: str) -> tuple[str, str, str] | None:

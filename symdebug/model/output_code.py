@@ -228,8 +228,8 @@ def _after_definitions(code: str, defined: list[_Defined]) -> str:
     """The wrapper's own code: what follows the last kernel definition.
 
     Inductor defines every kernel, waits for them to compile, and only then defines
-    ``call()`` (and the partitions it runs), so every call site, local size and input assert
-    lies after the last definition.  Before it are imports, kernels and the comment blocks
+    ``call()`` (and the partitions it runs), so every call site, local size, input assert
+    and the unpacking of ``args`` lies after the last definition.  Before it are imports, kernels and the comment blocks
     above each kernel, most of the text and nothing the wrapper's patterns look for (a
     Triton body's ``r0_numel = 64`` is the kernel's own, not a size ``call()`` computes).
     """

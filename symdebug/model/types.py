@@ -110,8 +110,10 @@ class Guard:
     fixes: list[Fix] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.compile_id = CompileId(self.compile_id)
-        self.sources = [Source(s) for s in self.sources]
+        if type(self.compile_id) is not CompileId:  # a builder's already is: no call then
+            self.compile_id = CompileId(self.compile_id)
+        if self.sources:
+            self.sources = [Source(s) for s in self.sources]
 
     @property
     def user_frame(self) -> Frame | None:
