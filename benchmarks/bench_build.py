@@ -189,34 +189,68 @@ def reason_lines(key: CompileKey, pool: list[str]) -> list[str]:
     ]
 
 
-def _own_payload(event: Event, key: CompileKey) -> str | None:
+def _marker(frame: int) -> str:
+    """Seven blanks, spaces and tabs, that spell ``frame`` in binary: one width for all."""
+    return "".join("\t" if frame >> bit & 1 else " " for bit in range(7))
+
+
+def _frame_text(payload: str, frame: int) -> str:
+    """The payload with every line the parsers find anywhere, or after blanks, marked.
+
+    Lines that must start a line (a kernel's definition) keep their text; the kernel's
+    body, indented, does not.  Each frame's text is then its own, as different functions'
+    are, while the parsers read the same facts from it.
+    """
+    marker = _marker(frame)
+    return "\n".join(
+        marker + line if line[:1] in (" ", "\t", "|") else line for line in payload.split("\n")
+    )
+
+
+def _own_payload(event: Event, key: CompileKey, own_text: bool) -> str | None:
     """A code payload with a trailing comment naming its compile; any other, a copy.
 
     No two real compiles share a code payload, so no two clones do: a cache keyed on payload
     text gains here what it would on a real log, nothing more.  A JSON payload (provenance
     tables) may recur, but the reader makes a string object of its own for each line, whose
-    hash is worked out anew: so does each clone's.
+    hash is worked out anew: so does each clone's.  With ``own_text``, each frame's lines
+    are its own as well (JSON gets leading blanks).
     """
     if not event.payload:
         return event.payload
     if event.body.get("encoding") != "json" and event.name not in _NOT_CODE:
-        return f"{event.payload}\n# {key.compile_id}"
-    return event.payload.encode().decode()
+        text = _frame_text(event.payload, key.frame_id) if own_text else event.payload
+        return f"{text}\n# {key.compile_id}"
+    text = _marker(key.frame_id) + event.payload if own_text else event.payload
+    return text.encode().decode()
 
 
-def _rekeyed(event: Event, key: CompileKey, lines: list[str]) -> Event:
+def _own_stacks(body: dict[str, Any], frame: int) -> None:
+    """Each stack's outermost frame, the program's own, on a line of this frame's."""
+    for name in ("stack", "user_stack"):
+        stack = body.get(name)
+        if isinstance(stack, list) and stack and isinstance(stack[0], dict):
+            stack[0] = dict(stack[0], line=int(stack[0].get("line") or 0) + 1000 * frame)
+
+
+def _rekeyed(event: Event, key: CompileKey, lines: list[str], own_text: bool) -> Event:
     """A copy under ``key``; its metrics name the newest failed entry, as torch's do."""
-    body, extra, payload = _fresh(event.body), dict(event.extra), _own_payload(event, key)
+    body, extra = _fresh(event.body), dict(event.extra)
+    if own_text:
+        _own_stacks(body, key.frame_id)
+    payload = _own_payload(event, key, own_text)
     copy = dataclasses.replace(event, key=key, body=body, extra=extra, payload=payload)
     if copy.name == "compilation_metrics":
         copy.body["recompile_reason"] = lines[0] if lines else None
     return copy
 
 
-def clone(template: Template, key: CompileKey, reasons: list[str]) -> list[Event]:
+def clone(
+    template: Template, key: CompileKey, reasons: list[str], *, own_text: bool = False
+) -> list[Event]:
     """One compile: the template's events under ``key``, with its guards and recompile."""
     lines = reason_lines(key, template.reasons or reasons)
-    events = [_rekeyed(e, key, lines) for e in template.events]
+    events = [_rekeyed(e, key, lines, own_text) for e in template.events]
     last_guard = max(i for i, e in enumerate(events) if e.name == GUARD)
     events[last_guard + 1 : last_guard + 1] = extra_guards(events)
     if lines:  # torch logs the artifact before the compile starts
@@ -225,13 +259,19 @@ def clone(template: Template, key: CompileKey, reasons: list[str]) -> list[Event
     return events
 
 
-def make_stream(corpus: Corpus) -> EventStream:
-    """The cloned compiles as the reader would hand them over (frames shared per stream)."""
+def make_stream(corpus: Corpus, *, own_text: bool = False) -> EventStream:
+    """The cloned compiles as the reader would hand them over (frames shared per stream).
+
+    Frames cycle through the templates, so the compiles of two frames of one template
+    repeat each other's lines; with ``own_text`` they do not (as two functions' would not),
+    and only a frame's own recompiles repeat its lines.
+    """
     stream = EventStream([], dict(corpus.strings), source="bench_build (cloned real events)")
     for frame in range(FRAMES):
         template = corpus.templates[frame % len(corpus.templates)]
         for number in range(COMPILES_PER_FRAME):
-            stream.events += clone(template, CompileKey(frame, number), corpus.reasons)
+            key = CompileKey(frame, number)
+            stream.events += clone(template, key, corpus.reasons, own_text=own_text)
     for event in stream.events:
         stream.share_frames(event.body)
     return stream
@@ -359,6 +399,25 @@ def stream_lines(corpus: Corpus) -> Iterator[str]:
     yield f"  {len(corpus.reasons)} real recompile reasons, {len(corpus.strings)} interned names"
 
 
+def cold_builds(build: Callable[..., Any], stream: EventStream) -> float:
+    """Best of REPEATS builds, each with every memo of text emptied first."""
+    from symdebug.model.text_memo import forget
+
+    times = []
+    for _ in range(REPEATS):
+        forget()
+        times.append(timed_build(build, stream).total)
+    return min(times)
+
+
+def report_own_text(build: Callable[..., Any], corpus: Corpus) -> None:
+    """The build when no line recurs across frames, memos empty: a first build's worst case."""
+    stream = make_stream(corpus, own_text=True)
+    label = "build, no line shared across frames"
+    print(f"  (each frame's text its own, memos emptied before each build, best of {REPEATS})")
+    print(_row(label, cold_builds(build, stream), target=True))
+
+
 def main() -> None:
     corpus = load_corpus()
     stream = make_stream(corpus)
@@ -366,8 +425,10 @@ def main() -> None:
     build = load_build()
     if "--profile" in sys.argv[1:]:
         profile(build, stream)
-    else:
-        report(build, stream)
+        return
+    report(build, stream)
+    del stream
+    report_own_text(build, corpus)
 
 
 if __name__ == "__main__":

@@ -229,9 +229,10 @@ def _after_definitions(code: str, defined: list[_Defined]) -> str:
 
     Inductor defines every kernel, waits for them to compile, and only then defines
     ``call()`` (and the partitions it runs), so every call site, local size, input assert
-    and the unpacking of ``args`` lies after the last definition.  Before it are imports, kernels and the comment blocks
-    above each kernel, most of the text and nothing the wrapper's patterns look for (a
-    Triton body's ``r0_numel = 64`` is the kernel's own, not a size ``call()`` computes).
+    and the unpacking of ``args`` lies after the last definition.  Before it are imports,
+    kernels and the comment blocks above each kernel, most of the text and nothing the
+    wrapper's patterns look for (a Triton body's ``r0_numel = 64`` is the kernel's own, not
+    a size ``call()`` computes).
     """
     return code[max((end for _, _, end in defined), default=0) :]
 

@@ -18,6 +18,10 @@ Fact = TypeVar("Fact")
 UNSEEN: Final[Any] = object()
 
 
+#: Every memo made, so that :func:`forget` can empty them all.
+_MEMOS: list[TextMemo[Any]] = []
+
+
 class TextMemo(Generic[Fact]):
     """Each text's fact, in a plain dict emptied when it is full.
 
@@ -30,6 +34,7 @@ class TextMemo(Generic[Fact]):
     def __init__(self, read: Callable[[str], Fact], limit: int = 65536) -> None:
         self.facts: dict[str, Fact] = {}
         self.read, self.limit = read, limit
+        _MEMOS.append(self)
 
     def remember(self, text: str) -> Fact:
         """The fact of a text not seen before, now remembered."""
@@ -42,3 +47,9 @@ class TextMemo(Generic[Fact]):
         """The fact of a text, remembered or worked out now."""
         fact = self.facts.get(text, UNSEEN)
         return self.remember(text) if fact is UNSEEN else fact
+
+
+def forget() -> None:
+    """Empty every memo: the next build reads each text anew (a benchmark's cold start)."""
+    for memo in _MEMOS:
+        memo.facts.clear()
