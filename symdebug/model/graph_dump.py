@@ -136,7 +136,7 @@ def _placeholders(params: str) -> tuple[Placeholder, ...]:
 
 
 #: The placeholders of each signature: a frame's recompiles mostly repeat it.
-_SIGNATURES: TextMemo[tuple[Placeholder, ...]] = TextMemo(_placeholders, limit=4096)
+_SIGNATURES: TextMemo[tuple[Placeholder, ...]] = TextMemo(_placeholders, limit=256)
 
 
 def parse_placeholders(text: str) -> list[Placeholder]:

@@ -55,7 +55,7 @@ def _payload_nodes(payload: str) -> dict[str, tuple[str, ...]]:
 
 #: The nodes of each provenance payload: the same graph maps its kernels the same way, so
 #: a frame's recompiles mostly repeat it (and each is large: most of it tables not read).
-_NODES: TextMemo[Mapping[str, tuple[str, ...]]] = TextMemo(_payload_nodes, limit=256)
+_NODES: TextMemo[Mapping[str, tuple[str, ...]]] = TextMemo(_payload_nodes, limit=64)
 
 
 def _kernel(

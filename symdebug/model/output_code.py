@@ -211,7 +211,7 @@ def _kernel_text(language: _Language, body: str) -> KernelText:
 
 
 _KERNEL_TEXTS = {
-    language.name: TextMemo(partial(_kernel_text, language), limit=4096)
+    language.name: TextMemo(partial(_kernel_text, language), limit=1024)
     for language in (_CPP, _TRITON)
 }
 

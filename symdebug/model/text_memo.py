@@ -25,6 +25,9 @@ _MEMOS: list[TextMemo[Any]] = []
 class TextMemo(Generic[Fact]):
     """Each text's fact, in a plain dict emptied when it is full.
 
+    Its ``limit`` bounds what it holds: a memo of long texts (a kernel's source, a
+    signature, a provenance table) holds fewer of them.
+
     A parser's loop reads ``memo.facts.get(line, UNSEEN)`` itself (no call per line) and
     calls :meth:`remember` for a text not seen before; :meth:`get` does both.
     """
