@@ -48,6 +48,7 @@ GUARD = "guard_added_fast"
 _NOT_CODE = frozenset({"chromium_event", REASONS})
 _ENTRY = re.compile(r"^!?\d+/\d+(?:/\d+)?: ")
 _LAST_NUMBER = re.compile(r"(\d+)(\)?)$")
+_USER_LINE = re.compile(r"(\.py:)(\d+)")
 
 
 def load_build() -> Callable[..., Any]:
@@ -195,15 +196,17 @@ def _marker(frame: int) -> str:
 
 
 def _frame_text(payload: str, frame: int) -> str:
-    """The payload with every line the parsers find anywhere, or after blanks, marked.
+    """The payload as another function's: user lines moved, lines indented by the frame's own.
 
-    Lines that must start a line (a kernel's definition) keep their text; the kernel's
-    body, indented, does not.  Each frame's text is then its own, as different functions'
-    are, while the parsers read the same facts from it.
+    Every ``file.py:<line>`` (guard-tree notes, graph comments) names a line of this frame's,
+    and every line the parsers find after blanks, or anywhere (a tree line's ``+- ...``), gets
+    the frame's blanks.  Lines that must start a line (a kernel's definition) keep their
+    text; the kernel's body, indented, does not.  The parsers read the same kinds of facts.
     """
+    moved = _USER_LINE.sub(lambda m: f"{m[1]}{int(m[2]) + 1000 * frame}", payload)
     marker = _marker(frame)
     return "\n".join(
-        marker + line if line[:1] in (" ", "\t", "|") else line for line in payload.split("\n")
+        marker + line if line[:1] in (" ", "\t", "|") else line for line in moved.split("\n")
     )
 
 

@@ -196,12 +196,13 @@ def _value(match: re.Match[str]) -> LineFact | None:
     """A check on a value: its right side must be a literal (a string holding ``#`` is cut)."""
     code = match["code"].strip()
     literal = "None" if code.endswith(" is None") else code.rsplit(" == ", 1)[1]
-    try:
-        ast.literal_eval(literal)
-    except (ValueError, SyntaxError):
-        if " #" in literal or "'" in literal or '"' in literal:
+    # Only a string can be cut; any other right side is kept (``L['c'].dtype ==
+    # torch.float64`` too: a call that gives it is not sure), so only a string is parsed.
+    if " #" in literal or "'" in literal or '"' in literal:
+        try:
+            ast.literal_eval(literal)
+        except (ValueError, SyntaxError):
             return None  # a string holding ``#``, cut: not the check torch runs
-        # ``L['c'].dtype == torch.float64``: kept, so a call that gives it is not sure
     return ("value", ShapeCheck(code, _note(match)))
 
 

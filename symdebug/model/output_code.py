@@ -45,6 +45,7 @@ _TRITON_PARAMS = re.compile(r"def \w+\((?P<params>[^)]*)\):")
 # Inputs are asserted as ``assert_size_stride(arg0_1, (s77, 3), (3, 1))``; CPU wrappers add
 # ``'input'``, GPU wrappers of torch 2.11 do not, so only the wrapper's own args are kept.
 _ASSERT = re.compile(r"assert_size_stride\((?P<arg>\w+), \((?P<sizes>[^()]*)\), ")
+_ASSERT_LITERAL = "assert_size_stride("
 # Sizes computed in ``call()`` before a launch: ``ps0 = (-2) + s53``,
 # ``triton_poi_fused_relu_0_xnumel = 16*s77 + ...``; kernels receive the local name.
 _LOCAL_SIZE = re.compile(
@@ -261,7 +262,7 @@ def wrapper_line(line: str) -> WrapperLine | None:
     call = _CALL.match(line) if "(" in line else None
     asserts = tuple(
         (m["arg"], tuple(part.strip() for part in m["sizes"].split(",") if part.strip()))
-        for m in _ASSERT.finditer(line)
+        for m in (_ASSERT.finditer(line) if _ASSERT_LITERAL in line else ())
     )
     unpacked = _ARGS.match(line) if _ARGS_LITERAL in line else None
     if size is None and call is None and not asserts and unpacked is None:
