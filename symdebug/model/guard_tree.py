@@ -84,6 +84,9 @@ _NAN_LITERAL = "FLOAT_IS_NAN: "
 _OPAQUE = re.compile(
     r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$"
 )
+#: Where ``_OPAQUE`` matches: its lazy code part can always reach the line's end.
+_OPAQUE_HEAD = re.compile(r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): .")
+_SELF = "L['self']"
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +252,6 @@ _PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact |
     (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
     (_LAMBDA_LITERAL, _LAMBDA, _lambda),
     (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
-    ("", _OPAQUE, _opaque),
 )
 
 
@@ -260,7 +262,12 @@ def line_fact(line: str) -> LineFact | None:
     for literal, pattern, make in _PARSERS:
         if literal in line and (match := pattern.search(line)) is not None:
             return make(match)
-    return _value_line(line)
+    if _OPAQUE_HEAD.search(line) is None:
+        return _value_line(line)
+    if line.count("L[") == line.count(_SELF):
+        return None  # only the module's locals: what :func:`_opaque` says, without the pattern
+    match = _OPAQUE.search(line)
+    return _opaque(match) if match is not None else _value_line(line)
 
 
 def _add(tree: GuardTree, kind: str, data: Any) -> None:
