@@ -27,3 +27,16 @@ def test_identical_frames_are_one_object() -> None:
     damaged = {"stack": [{"line": [1]}, "not a frame"]}
     stream.share_frames(damaged)  # unhashable values and non-frames are kept as they are
     assert damaged["stack"] == [{"line": [1]}, "not a frame"]
+
+
+def test_identical_stacks_are_one_list_and_another_stays_its_own() -> None:
+    stream = EventStream()
+    frame = {"line": 3, "name": "f", "filename": 1, "loc": "y = x + 1"}
+    first = {"stack": [dict(frame), {"line": 9, "name": "g", "filename": 2}]}
+    second = {"stack": [dict(frame), {"line": 9, "name": "g", "filename": 2}]}
+    other = {"stack": [dict(frame), {"line": 10, "name": "g", "filename": 2}]}
+    for body in (first, second, other):
+        stream.share_frames(body)
+    assert first["stack"] is second["stack"]
+    assert other["stack"] is not first["stack"] and other["stack"][0] is first["stack"][0]
+    assert other["stack"][1] == {"line": 10, "name": "g", "filename": 2}

@@ -424,3 +424,26 @@ def test_gzip_compressed_logs_read_like_plain_ones(shared_traces: Path, tmp_path
     assert [e.name for e in ours.events] == [e.name for e in theirs.events]
     assert [e.payload for e in ours.events] == [e.payload for e in theirs.events]
     assert ours.problems == theirs.problems
+
+
+def test_a_compile_attempts_events_share_one_key_and_a_reset_still_opens_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """One key object per compile attempt; grouping by that identity still sees a reset."""
+    from symdebug.model.compile_events import group_by_compile
+
+    key = {"frame_id": 0, "frame_compile_id": 0}
+    text = "".join(
+        record({**key, name: body})
+        for name, body in [
+            ("dynamo_start", {"stack": []}),
+            ("compilation_metrics", {"co_name": "f"}),
+            ("dynamo_start", {"stack": []}),  # the same id after torch._dynamo.reset()
+            ("compilation_metrics", {"co_name": "g"}),
+        ]
+    )
+    events = read_trace_file(write_log(tmp_path, text)).events
+    assert len({id(event.key) for event in events}) == 1
+    groups = group_by_compile(events)
+    assert [(g.generation, len(g.events)) for g in groups] == [(0, 2), (1, 2)]
+    assert [str(g.compile_id) for g in groups] == ["0/0", "0/0@1"]
