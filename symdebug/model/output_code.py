@@ -82,7 +82,7 @@ class KernelText:
     size_params: tuple[tuple[int, str], ...] = ()
 
 
-def size_params(params: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+def _size_params(params: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     """The parameters that may take a size, with their positions."""
     return tuple((i, p) for i, p in enumerate(params) if p.startswith("ks") or p.endswith("numel"))
 
@@ -208,7 +208,7 @@ def _kernel_text(language: _Language, body: str) -> KernelText:
     found = language.params.search(body)
     params = tuple(_params(found["params"])) if found else ()
     literals = tuple(KernelLiteral(*found) for found in kernel_literals(language.name, body))
-    return KernelText(params, literals, body.strip(), size_params(params))
+    return KernelText(params, literals, body.strip(), _size_params(params))
 
 
 _KERNEL_TEXTS = {
