@@ -44,6 +44,9 @@ class Evidence:
     small
         The size was 0 or 1 in a compile this is about: the 0/1 rule, not static-by-default,
         decides what helps.
+    container
+        What a length check counts, as the compiles' guards show it: ``"dict"``,
+        ``"tensors"`` (a list or tuple holding tensors), or ``""`` where they do not say.
     """
 
     cause: Cause
@@ -52,11 +55,12 @@ class Evidence:
     names: tuple[tuple[str, str], ...] = ()
     line: str = ""
     small: bool = False
+    container: str = ""
 
 
 #: An :class:`Evidence`'s fields, in order: what a table of answers is keyed by (a tuple
 #: hashes at C speed; the frozen dataclass's own hash and equality cost five times more).
-EvidenceKey = tuple[Cause, Source | None, str, tuple[tuple[str, str], ...], str, bool]
+EvidenceKey = tuple[Cause, Source | None, str, tuple[tuple[str, str], ...], str, bool, str]
 
 
 def evidence_key(
@@ -74,6 +78,7 @@ def evidence_key(
         names,
         frame.line if frame is not None else "",
         small,
+        "",
     )
 
 

@@ -320,14 +320,19 @@ def _dict_keys(name: str | None) -> str:
 
 
 def length_fixes(evidence: Evidence) -> list[Fix]:
-    """A list whose length changes: one tensor instead, or room for each length."""
+    """A container whose length changes: one tensor for a list of tensors, else room for each.
+
+    ``pad_sequence`` is offered only where the guards show a list (or tuple) of tensors: on
+    a dict, or a list of ints, it would raise.
+    """
     name = user_name(evidence.source) if evidence.source is not None else None
-    why = "each length of the list compiles anew: "
     if name is not None and name.endswith("kwargs"):  # a wrapper's keyword dict
         return [limit_fix(_KEYWORDS)]
-    if evidence.expr and parse_reason(evidence.expr).container == "dict":
+    is_dict = evidence.expr and parse_reason(evidence.expr).container == "dict"
+    if is_dict or evidence.container == "dict":
         return [limit_fix(_dict_keys(name))]  # no tensor holds a dict's keys
-    if name is None or not name.isidentifier():
+    why = f"each length of {name or 'the container'} compiles anew: "
+    if name is None or not name.isidentifier() or evidence.container != "tensors":
         return [limit_fix(why)]
     stacked = Fix(
         f"{name} = torch.nn.utils.rnn.pad_sequence({name}, batch_first=True)",

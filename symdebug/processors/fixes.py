@@ -24,6 +24,7 @@ from symdebug.model.reasons import Reason, reason_entry
 from symdebug.model.types import Facts, Fix, Recompile
 from symdebug.model.values import Source
 from symdebug.processors.bounds import parse_range
+from symdebug.processors.containers import length_container
 from symdebug.processors.explanations import CompileLookup, explanation_guards
 from symdebug.processors.fix_changes import branch_fixes, op_requirement_fixes
 from symdebug.processors.fix_evidence import (
@@ -128,6 +129,7 @@ class FixTable:
             evidence.names,
             evidence.line,
             evidence.small,
+            evidence.container,
         )
         return self.fixes_of(key)
 
@@ -218,7 +220,7 @@ def _recompile_source(recompile: Recompile) -> Source | None:
     return recompile.sources[0] if recompile.sources else None
 
 
-def _recompile_evidence(recompile: Recompile) -> Evidence:
+def _recompile_evidence(recompile: Recompile, index: FactIndex) -> Evidence:
     changed = _CHANGED.search(recompile.reasons[0]) if recompile.reasons else None
     values = [int(v) for v in changed.groups()] if changed else []
     spec = recompile.specialization
@@ -228,7 +230,8 @@ def _recompile_evidence(recompile: Recompile) -> Evidence:
     if (guardless or recompile.cause in ("identity", "length")) and recompile.reasons:
         # No guard holds such a check: the fix reads what changed from the check itself.
         check = reason_check(recompile.reasons[0])
-        return Evidence(recompile.cause, source, expr=check)
+        counted = length_container(recompile, index) if recompile.cause == "length" else ""
+        return Evidence(recompile.cause, source, expr=check, container=counted)
     return evidence_of(recompile.cause, source, recompile.guard, small=small)
 
 
@@ -245,7 +248,7 @@ def suggest_fixes(facts: Facts) -> None:
     for recompile in facts.recompiles:
         together = became_dynamic_fix(recompile, index)
         limit = limit_hit_fix(recompile, index)
-        recompile.fixes = table.fixes(_recompile_evidence(recompile))
+        recompile.fixes = table.fixes(_recompile_evidence(recompile, index))
         if limit is not None:  # the limit it hit, not the default one; after the best fix
             kept = [f for f in recompile.fixes if RECOMPILE_LIMIT not in f.settings]
             recompile.fixes = [*kept[:1], table.shared(limit), *kept[1:]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import torch
@@ -73,6 +73,58 @@ def test_list_length_changes() -> None:
         scope = {"torch": torch, "feats": feats}
         exec(code, scope)  # the suggested line runs on the lists the user passes
         assert scope["feats"].shape[0] == len(feats)
+
+
+def _length_recompiles(
+    fn: Callable[..., object], calls: list[tuple[object, ...]]
+) -> list[Recompile]:
+    with symdebug.capture() as s:
+        compiled = torch.compile(fn, backend="eager")
+        for args in calls:
+            compiled(*args)
+    recompiles = checked(s)
+    assert [r.cause for r in recompiles] == ["length"] * (len(calls) - 1)
+    return recompiles
+
+
+def test_a_dict_whose_length_torch_words_as_a_lists_gets_no_stacking() -> None:
+    """``len(opts) > 1`` on a dict fails as ``len(opts) == 1``: the guard tree says dict."""
+
+    def f(ids, opts):
+        if len(opts) > 1:
+            ids = ids + 1
+        return ids * opts["scale"]
+
+    x = torch.ones(4)
+    calls = [(x, {"scale": 2.0}), (x, {"scale": 2.0, "b": 1}), (x, {"scale": 2.0, "b": 1, "c": 2})]
+    for recompile in _length_recompiles(f, calls):
+        assert "len(opts) == " in recompile.reasons[0]
+        assert not any("pad_sequence" in fix.code for fix in recompile.fixes)
+        assert "another number of keys" in recompile.fixes[0].explanation
+
+
+def test_a_list_of_ints_whose_length_changes_gets_no_stacking() -> None:
+    def f(x, steps):
+        for step in steps:
+            x = x + step
+        return x
+
+    (recompile,) = _length_recompiles(f, [(torch.ones(3), [1, 2]), (torch.ones(3), [1, 2, 3])])
+    assert not any("pad_sequence" in fix.code for fix in recompile.fixes)
+    assert recompile.fixes[0].code.startswith("torch._dynamo.config.recompile_limit")
+
+
+def test_a_list_of_another_inputs_tensor_is_stacked() -> None:
+    """``[x, x]``: its items have no ``TENSOR_MATCH``, only ``L['x'] is L['xs'][0]``."""
+
+    def f(x, xs):
+        for t in xs:
+            x = x + t
+        return x
+
+    x = torch.ones(3)
+    (recompile,) = _length_recompiles(f, [(x, (x, x)), (x, (x, x, x))])
+    assert recompile.fixes[0].code == "xs = torch.nn.utils.rnn.pad_sequence(xs, batch_first=True)"
 
 
 @pytest.mark.parametrize("keys", [("ab", "cd"), ("a\xa0b", "c\u2028d\x01")])

@@ -9,7 +9,16 @@ import pytest
 
 from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.reasons import identity_change, parse_reason
-from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization, Symbol
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Frame,
+    Guard,
+    ShapeCheck,
+    Specialization,
+    Symbol,
+    TensorCheck,
+)
 from symdebug.processors.causes import classify_specializations, framework_cause
 from symdebug.processors.fix_code import is_user_code
 from symdebug.processors.fixes import suggest_fixes
@@ -78,6 +87,40 @@ def test_recompile_cause_and_fix_from_the_reason(text: str, kind: str) -> None:
     (recompile,) = facts.recompiles
     assert recompile.cause == kind
     assert recompile.sources[0].startswith("L['")
+
+
+def _length_fix_codes(entry: Compile) -> list[str]:
+    """The fixes of a recompile whose ``len(feats) == 2`` failed on ``entry`` (0/1)."""
+    facts = _facts("0/1: len(feats) == 2  # for f in feats:  # a.py:3 in g")
+    facts.compiles[1] = entry
+    _fixed(facts)
+    (recompile,) = facts.recompiles
+    assert recompile.cause == "length" and recompile.sources == ["L['feats']"]
+    return [fix.code for fix in recompile.fixes]
+
+
+def _tensor(source: str) -> TensorCheck:
+    return TensorCheck(source, "Tensor", "DispatchKeySet(CPU)", "torch.float32")
+
+
+PAD = "feats = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)"
+
+
+def test_a_length_fix_stacks_only_a_list_the_guards_show_holding_tensors() -> None:
+    """Torch words ``len(d) == 2`` alike for a dict: only the guard tree tells them apart."""
+    listed = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['feats'][0]")])
+    listed.value_checks = [ShapeCheck("type(L['feats']) is list")]
+    assert _length_fix_codes(listed)[0] == PAD
+    aliased = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['x']")])
+    aliased.shape_checks = [ShapeCheck("L['x'] is L['feats'][0]")]  # [x, x]: no TENSOR_MATCH
+    assert _length_fix_codes(aliased)[0] == PAD
+    keyed = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['feats']['a']")])
+    keyed.value_checks = [ShapeCheck("type(L['feats']) is dict")]
+    codes = _length_fix_codes(keyed)
+    assert not any("pad_sequence" in code for code in codes)
+    assert codes[0].startswith("torch._dynamo.config.recompile_limit")
+    unknown = Compile("0/1", 0, 1, name="forward")  # a list of ints, or guards not seen
+    assert not any("pad_sequence" in code for code in _length_fix_codes(unknown))
 
 
 def test_framework_check_without_a_guard_is_the_operation() -> None:
