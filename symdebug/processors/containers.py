@@ -2,13 +2,17 @@
 
 Torch words a failed length check the same for a list and a dict (``len(opts) == 1``), so
 the check alone cannot tell which fix fits: one tensor instead of a list of tensors
-(``pad_sequence``) crashes on a dict, or on a list of ints.  The guard tree can: a dict
-argument has ``TYPE_MATCH`` (``type(L['opts']) is dict``), and a list holding tensors has
-``TENSOR_MATCH`` on its items (``L['xs'][0]``) or checks that an item is a tensor input.
+(``pad_sequence``) raises on a dict, on a list of ints, on a list of pairs, or on a list
+that holds a tensor and an int.  The guard tree can tell: a dict argument has ``TYPE_MATCH``
+(``type(L['opts']) is dict``); an item that is a tensor has ``TENSOR_MATCH``
+(``L['xs'][0]``) or is checked to be another tensor input (``L['x'] is L['xs'][0]``); an
+item that is not has a type, value or int check of its own (``type(L['xs'][0]) is tuple``,
+``L['xs'][1] == 1``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from symdebug.model.index import FactIndex
@@ -27,22 +31,36 @@ def _type_name(compile_: Compile, source: str) -> str | None:
     return None
 
 
-def _holds_tensors(compile_: Compile, source: str) -> bool:
-    """Whether the compile checks a tensor that is an item of ``source``.
+def _item_pattern(source: str) -> re.Pattern[str]:
+    """An item of ``source`` itself (``L['xs'][1]``), not a part of it (``L['xs'][1][0]``)."""
+    return re.compile(re.escape(source) + r"\[\d+\](?![\[.\w])")
 
-    An item that is another tensor input (``[x, x]``) has no ``TENSOR_MATCH`` of its own,
-    only the check that it is that input (``L['x'] is L['xs'][0]``).
-    """
-    item = f"{source}["
-    tensors = {check.source for check in compile_.tensor_checks}
-    if any(tensor.startswith(item) for tensor in tensors):
-        return True
-    pairs = (check.code.split(" is ") for check in compile_.shape_checks)
-    return any(
-        len(sides) == 2
-        and any(side.startswith(item) for side in sides)
-        and any(side in tensors for side in sides)
-        for sides in pairs
+
+def _tensor_items(compile_: Compile, item: re.Pattern[str]) -> set[str]:
+    """The items the compile checks as tensors, or as being another tensor input."""
+    tensors = {str(check.source) for check in compile_.tensor_checks}
+    found = {source for source in tensors if item.fullmatch(source)}
+    for check in compile_.shape_checks:
+        sides = check.code.split(" is ")
+        if len(sides) == 2 and any(side in tensors for side in sides):
+            found.update(side for side in sides if item.fullmatch(side))
+    return found
+
+
+def _other_items(compile_: Compile, item: re.Pattern[str], tensor_items: set[str]) -> set[str]:
+    """The items the compile checks as something else: a type, a value, an int."""
+    texts = [check.code for check in compile_.value_checks]
+    texts += [str(dim.source) for dim in compile_.inputs]
+    return {found for text in texts for found in item.findall(text)} - tensor_items
+
+
+def _is_varargs(compile_: Compile, source: str) -> bool:
+    """``*xs``: the caller passes separate tensors, no list it could stack."""
+    signature = compile_.signature
+    return (
+        signature is not None
+        and bool(signature.varargs)
+        and source == (f"L[{signature.varargs!r}]")
     )
 
 
@@ -51,11 +69,20 @@ def _container(compiles: Iterable[Compile], source: str) -> str:
     types = {name for c in found if (name := _type_name(c, source)) is not None}
     if types and not types <= _SEQUENCES:
         return "dict" if any("dict" in name.lower() for name in types) else ""
-    return "tensors" if any(_holds_tensors(c, source) for c in found) else ""
+    item = _item_pattern(source)
+    tensors: set[str] = set()
+    others: set[str] = set()
+    for compile_ in found:
+        held = _tensor_items(compile_, item)
+        tensors |= held
+        others |= _other_items(compile_, item, held)
+    if not tensors or others or any(_is_varargs(c, source) for c in found):
+        return ""
+    return "tensors"
 
 
 def length_container(recompile: Recompile, index: FactIndex) -> str:
-    """``"dict"``, ``"tensors"`` (a list or tuple holding tensors) or ``""`` (not known).
+    """``"dict"``, ``"tensors"`` (a list or tuple of tensors only) or ``""`` (not known).
 
     Read from the entry that failed and from the recompile itself: a list that was empty
     holds no tensor to see until the call that filled it.

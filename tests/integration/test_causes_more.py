@@ -103,13 +103,40 @@ def test_a_dict_whose_length_torch_words_as_a_lists_gets_no_stacking() -> None:
         assert "another number of keys" in recompile.fixes[0].explanation
 
 
-def test_a_list_of_ints_whose_length_changes_gets_no_stacking() -> None:
-    def f(x, steps):
-        for step in steps:
-            x = x + step
-        return x
+def _add_all(x, steps):
+    for step in steps:
+        x = x + step
+    return x
 
-    (recompile,) = _length_recompiles(f, [(torch.ones(3), [1, 2]), (torch.ones(3), [1, 2, 3])])
+
+def _add_pairs(x, pairs):
+    for a, b in pairs:
+        x = x + a * b
+    return x
+
+
+def _add_args(*xs):
+    return sum(x.sum() for x in xs)
+
+
+_T = torch.ones(3)
+
+
+@pytest.mark.parametrize(
+    ("fn", "calls"),
+    [
+        (_add_all, [(_T, [1, 2]), (_T, [1, 2, 3])]),  # ints
+        (_add_all, [(_T, [_T, 1]), (_T, [_T, 1, 2])]),  # a tensor and ints
+        (_add_pairs, [(_T, [(_T, _T)]), (_T, [(_T, _T), (_T, _T)])]),  # pairs of tensors
+        (_add_args, [(_T, _T), (_T, _T, _T)]),  # *xs: the caller passes no list
+    ],
+    ids=["ints", "mixed", "pairs", "varargs"],
+)
+def test_a_container_that_is_not_a_list_of_tensors_gets_no_stacking(
+    fn: Callable[..., object], calls: list[tuple[object, ...]]
+) -> None:
+    """``pad_sequence`` would raise on each of these (or, for ``*xs``, fit no caller)."""
+    (recompile,) = _length_recompiles(fn, calls)
     assert not any("pad_sequence" in fix.code for fix in recompile.fixes)
     assert recompile.fixes[0].code.startswith("torch._dynamo.config.recompile_limit")
 

@@ -14,11 +14,14 @@ from symdebug.model.types import (
     Facts,
     Frame,
     Guard,
+    InputDim,
     ShapeCheck,
+    Signature,
     Specialization,
     Symbol,
     TensorCheck,
 )
+from symdebug.model.values import Source
 from symdebug.processors.causes import classify_specializations, framework_cause
 from symdebug.processors.fix_code import is_user_code
 from symdebug.processors.fixes import suggest_fixes
@@ -121,6 +124,22 @@ def test_a_length_fix_stacks_only_a_list_the_guards_show_holding_tensors() -> No
     assert codes[0].startswith("torch._dynamo.config.recompile_limit")
     unknown = Compile("0/1", 0, 1, name="forward")  # a list of ints, or guards not seen
     assert not any("pad_sequence" in code for code in _length_fix_codes(unknown))
+
+
+def _not_only_tensors() -> list[Compile]:
+    """A tensor item beside an int, a pair, and ``*feats``: no list of tensors to stack."""
+    mixed = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['feats'][0]")])
+    mixed.inputs = [InputDim(Source("L['feats'][1]"), 1, False)]
+    pairs = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['feats'][0][0]")])
+    pairs.value_checks = [ShapeCheck("type(L['feats'][0]) is tuple")]
+    spread = Compile("0/1", 0, 1, name="forward", tensor_checks=[_tensor("L['feats'][0]")])
+    spread.signature = Signature(varargs="feats")
+    return [mixed, pairs, spread]
+
+
+@pytest.mark.parametrize("entry", _not_only_tensors(), ids=["mixed", "pairs", "varargs"])
+def test_a_length_fix_does_not_stack_what_is_not_only_tensors(entry: Compile) -> None:
+    assert not any("pad_sequence" in code for code in _length_fix_codes(entry))
 
 
 def test_framework_check_without_a_guard_is_the_operation() -> None:
