@@ -46,7 +46,8 @@ class Evidence:
         decides what helps.
     container
         What a length check counts, as the compiles' guards show it: ``"dict"``,
-        ``"tensors"`` (a list or tuple holding tensors), or ``""`` where they do not say.
+        ``"tensors"`` (a list or tuple of tensors that ``pad_sequence`` stacks), or ``""``
+        where they do not say.
     """
 
     cause: Cause

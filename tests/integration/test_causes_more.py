@@ -119,7 +119,12 @@ def _add_args(*xs):
     return sum(x.sum() for x in xs)
 
 
+def _add_means(feats):
+    return sum(f.mean() for f in feats)
+
+
 _T = torch.ones(3)
+_M = torch.ones(4, 16)  # pad_sequence pads dim 0 only: (4, 8) beside (4, 16) raises
 
 
 @pytest.mark.parametrize(
@@ -129,13 +134,17 @@ _T = torch.ones(3)
         (_add_all, [(_T, [_T, 1]), (_T, [_T, 1, 2])]),  # a tensor and ints
         (_add_pairs, [(_T, [(_T, _T)]), (_T, [(_T, _T), (_T, _T)])]),  # pairs of tensors
         (_add_args, [(_T, _T), (_T, _T, _T)]),  # *xs: the caller passes no list
+        (_add_means, [([_M[:, :8], _M],), ([_M[:, :8], _M, _M[:, :4]],)]),  # (4, 8), (4, 16)
     ],
-    ids=["ints", "mixed", "pairs", "varargs"],
+    ids=["ints", "mixed", "pairs", "varargs", "uneven"],
 )
 def test_a_container_that_is_not_a_list_of_tensors_gets_no_stacking(
     fn: Callable[..., object], calls: list[tuple[object, ...]]
 ) -> None:
     """``pad_sequence`` would raise on each of these (or, for ``*xs``, fit no caller)."""
+    if fn is _add_means:
+        with pytest.raises(RuntimeError):
+            torch.nn.utils.rnn.pad_sequence(calls[0][0], batch_first=True)
     (recompile,) = _length_recompiles(fn, calls)
     assert not any("pad_sequence" in fix.code for fix in recompile.fixes)
     assert recompile.fixes[0].code.startswith("torch._dynamo.config.recompile_limit")
