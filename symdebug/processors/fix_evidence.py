@@ -6,6 +6,7 @@ user's calls under them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -117,6 +118,25 @@ SETTING_NAMES = {
     "unbacked": UNBACKED_SOURCES,
     "oblivious": SIZE_OBLIVIOUS,
 }
+
+
+#: ``batch['bias']``: an item of a container, by a string key.
+_KEYED_ITEM = re.compile(r"(?P<container>.+)\[(?P<key>'[^'\\]*'|\"[^\"\\]*\")\]")
+
+
+def mark_call(function: str, name: str, dim: int) -> str:
+    """``function(name, dim)``; a dict's item only where the dict holds its key.
+
+    A call may leave a key out (``if "bias" in batch:``): marking ``batch['bias']``
+    unconditionally raises ``KeyError`` before such a call.  A wrapper's ``kwargs`` is not
+    the caller's dict: the keyword's own name replaces ``kwargs['input_ids']`` later
+    (:mod:`symdebug.processors.user_names`).
+    """
+    call = f"{function}({name}, {dim})"
+    keyed = _KEYED_ITEM.fullmatch(name)
+    if keyed is None or keyed["container"].endswith("kwargs"):
+        return call
+    return f"if {keyed['key']} in {keyed['container']}: {call}"
 
 
 def markable(source: Source) -> tuple[str, str, int] | None:

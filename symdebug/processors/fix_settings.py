@@ -20,6 +20,7 @@ from symdebug.processors.fix_evidence import (
     UNSPEC_INT_ON_MODULE,
     Evidence,
     make_fix,
+    mark_call,
     markable,
     setting,
 )
@@ -77,7 +78,7 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
         return [whole_program(internal_name(source))]
     name, tensor, dim = marked
     mark = make_fix(
-        f"torch._dynamo.maybe_mark_dynamic({name}, {dim})",
+        mark_call("torch._dynamo.maybe_mark_dynamic", name, dim),
         "mark",
         f"before the first call: {name}.shape[{dim}] is dynamic from the first compile, so "
         "the recompile when it first changes goes away; if the code needs one value, torch "
@@ -135,7 +136,7 @@ def zero_one_fixes(evidence: Evidence) -> list[Fix]:
 
 def _oblivious_mark(name: str, tensor: str, dim: int) -> Fix:
     return make_fix(
-        f"{SIZE_OBLIVIOUS} = True\ntorch._dynamo.maybe_mark_dynamic({name}, {dim})",
+        f"{SIZE_OBLIVIOUS} = True\n{mark_call('torch._dynamo.maybe_mark_dynamic', name, dim)}",
         "mark",
         f"the setting, and {name}.shape[{dim}] dynamic from the first call: a mark alone does "
         "nothing for a size of 0 or 1 (the 0/1 rule specializes it anyway).",
@@ -146,7 +147,7 @@ def _oblivious_mark(name: str, tensor: str, dim: int) -> Fix:
 
 def _unbacked(name: str, tensor: str, dim: int) -> Fix:
     return make_fix(
-        f"torch._dynamo.decorators.mark_unbacked({name}, {dim})",
+        mark_call("torch._dynamo.decorators.mark_unbacked", name, dim),
         "mark",
         f"{name}.shape[{dim}] gets no value at compile time at all: every branch, broadcast "
         "or op that asks whether it is 1 raises a data-dependent error or breaks the graph "
@@ -198,7 +199,7 @@ def _maybe_mark_instead(evidence: Evidence, why: Callable[[str, int], str]) -> l
     if marked is None:
         return []
     name, _, dim = marked
-    return [Fix(f"torch._dynamo.maybe_mark_dynamic({name}, {dim})", "code", why(name, dim))]
+    return [Fix(mark_call("torch._dynamo.maybe_mark_dynamic", name, dim), "code", why(name, dim))]
 
 
 def violated_fixes(evidence: Evidence) -> list[Fix]:
@@ -291,7 +292,7 @@ def _dynamic_mark(source: Source, why: str) -> Fix | None:
     if name is None or (marked is None and source.is_size):
         return None
     code = (
-        f"torch._dynamo.maybe_mark_dynamic({name}, {marked[2]})"
+        mark_call("torch._dynamo.maybe_mark_dynamic", name, marked[2])
         if marked is not None
         else f"{DYNAMIC_SOURCES} = {str(source)!r}"
     )

@@ -206,6 +206,24 @@ def test_a_key_that_came_later() -> None:
     assert "each set of keys compiles once" in recompile.fixes[0].explanation
 
 
+def test_a_mark_on_a_key_a_call_may_leave_out_runs_before_any_call() -> None:
+    def step(batch):
+        out = batch["x"] * 2
+        if "bias" in batch:
+            out = out + batch["bias"]
+        return out.sum()
+
+    with symdebug.capture() as s:
+        cs = torch.compile(step, backend="eager")
+        cs({"x": torch.ones(3, 4)})
+        cs({"x": torch.ones(3, 4), "bias": torch.ones(4)})
+        cs({"x": torch.ones(5, 4)})
+    marks = {f.code for item in s.specializations for f in item.fixes if f.kind == "mark"}
+    assert "if 'bias' in batch: torch._dynamo.maybe_mark_dynamic(batch['bias'], 0)" in marks
+    for code in marks:  # before a first call without the key, as each fix says
+        exec(code, {"torch": torch, "batch": {"x": torch.ones(3, 4)}})
+
+
 def test_a_list_that_was_empty() -> None:
     def g(x, xs):
         x = x * 2

@@ -163,6 +163,14 @@ def test_zero_one_puts_size_oblivious_first_and_unbacked_last() -> None:
     assert small[0].settings == {SIZE_OBLIVIOUS: True}
 
 
+def test_a_dict_items_mark_needs_the_key() -> None:
+    """``batch['bias']`` may be left out of a call: the mark must not raise ``KeyError``."""
+    mark, _ = fixes_for(evidence_of("static_by_default", "L['batch']['bias'].size()[0]"))
+    assert mark.code == "if 'bias' in batch: torch._dynamo.maybe_mark_dynamic(batch['bias'], 0)"
+    (kept,) = [f for f in fixes_for(evidence_of("zero_one", SIZE)) if "unbacked" in f.code]
+    assert kept.code == "torch._dynamo.decorators.mark_unbacked(x, 1)"
+
+
 def test_internal_names_get_a_whole_program_setting() -> None:
     (fix,) = fixes_for(evidence_of("static_by_default", "L['___stack1'].size()[0]"))
     assert fix.settings == {STATIC_BY_DEFAULT: False} and "graph break" in fix.explanation
