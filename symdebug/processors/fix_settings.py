@@ -88,14 +88,35 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
     return [mark, whole_program("")]
 
 
+#: Where a source reads inside an nn.Module: its submodules, parameters and buffers.
+_MODULE_PARTS = ("._modules[", "._parameters[", "._buffers[")
+
+
+def module_attribute(source: Source) -> bool:
+    """Whether an int attribute is a module's (``self.k``, ``self.block.k``).
+
+    Dynamo keeps an nn.Module's int attribute a constant unless
+    ``allow_unspec_int_on_nn_module`` is set; any other object's (a dataclass field, a
+    closure cell) becomes dynamic after it first changes, as an int argument does.
+    """
+    return source.startswith("L['self']") or any(part in source for part in _MODULE_PARTS)
+
+
+def _unnamed(source: Source) -> str:
+    """Why no fix can name ``source``: Dynamo's own variable, or inside a function object."""
+    if "___" in source:
+        return internal_name(source)
+    return f"{source} is inside an object the caller does not name (a closure cell, a default): "
+
+
 def _static_int(source: Source) -> list[Fix]:
-    if source.attributes:
+    if source.attributes and module_attribute(source):
         return [_unspec_module_int(source)]
     if (global_name := _global_name(source)) is not None:
         return [_global_int(source, global_name), whole_program("")]
     name = user_name(source)
     if name is None:
-        return [whole_program(internal_name(source))]
+        return [whole_program(_unnamed(source))]
     mark = setting(
         DYNAMIC_SOURCES,
         str(source),
@@ -174,8 +195,8 @@ def int_specialized_fixes(evidence: Evidence) -> list[Fix]:
     source = evidence.source
     if source is None or source.is_size:
         return []
-    if source.attributes:
-        return [_unspec_module_int(source)]
+    if source.attributes:  # an object's: a setting, not code that changes its type
+        return [_unspec_module_int(source)] if module_attribute(source) else _static_int(source)
     if (global_name := _global_name(source)) is not None:
         return [_global_int(source, global_name)]
     name = user_name(source)

@@ -97,6 +97,18 @@ def test_mark_dynamic_does_not_reach_the_resume_frame() -> None:
     assert_reproduced("resume_frame", plan)
 
 
+def test_a_config_objects_int_field_is_no_module_attribute() -> None:
+    """Not ``allow_unspec_int_on_nn_module``: the field itself, dynamic from the first call."""
+    plan, session = planned("config_attribute")
+    assert plan.before == {"split_heads (config_attribute.py:13)": 2}
+    assert plan.after == {"split_heads (config_attribute.py:13)": 1}
+    assert plan.settings == {DYNAMIC: "L['config'].heads"}
+    assert_verified(plan)
+    assert_reproduced("config_attribute", plan)
+    settings = [f.settings for r in session.recompiles for f in r.fixes]
+    assert {"torch._dynamo.config.allow_unspec_int_on_nn_module": True} not in settings
+
+
 def test_module_int_attribute() -> None:
     plan, _ = planned("module_attribute")
     assert plan.before == {"Chunked.forward (module_attribute.py:11)": 4}

@@ -171,6 +171,18 @@ def test_a_dict_items_mark_needs_the_key() -> None:
     assert kept.code == "torch._dynamo.decorators.mark_unbacked(x, 1)"
 
 
+@pytest.mark.parametrize("cause", ["int_specialized", "static_by_default"])
+def test_an_int_attribute_gets_the_module_setting_only_on_a_module(cause: Cause) -> None:
+    """Dynamo keeps a module's int a constant; a dataclass's becomes dynamic like an int."""
+    (module,) = fixes_for(evidence_of(cause, "L['self']._modules['block'].k"))
+    assert module.settings == {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
+    field = fixes_for(evidence_of(cause, "L['cfg'].n_heads"))
+    assert field[0].settings == {DYNAMIC_SOURCES: "L['cfg'].n_heads"}
+    assert "cfg.n_heads" in field[0].explanation and "nn.Module" not in field[0].explanation
+    (cell,) = fixes_for(evidence_of(cause, "L['f'].__closure__[0].cell_contents"))
+    assert cell.settings == {STATIC_BY_DEFAULT: False} and "closure cell" in cell.explanation
+
+
 def test_internal_names_get_a_whole_program_setting() -> None:
     (fix,) = fixes_for(evidence_of("static_by_default", "L['___stack1'].size()[0]"))
     assert fix.settings == {STATIC_BY_DEFAULT: False} and "graph break" in fix.explanation
