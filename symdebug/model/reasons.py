@@ -34,6 +34,12 @@ _IDENTITY = (
     re.compile(
         r"^(?P<absent>not )?___dict_(?P<what>contains)\((?P<key>.+?), (?P<subject>[\w.\[\]'\"]+)\)"
     ),
+    # A value the graph baked in: ``self.training == True``, ``mode == 'a'`` (ints: ``_EQUALS``).
+    re.compile(
+        r"^(?P<subject>[\w.\[\]'\"]+) (?P<what>==) (?P<key>True|False|'[^']*'|\"[^\"]*\")\s*(?:#|$)"
+    ),
+    # A tensor of another number of dims: no dynamic size covers it.
+    re.compile(r"tensor '(?P<subject>[^']+)' (?P<what>rank) mismatch\. expected (?P<key>\d+)"),
 )
 _TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
 _USER_LOC = re.compile(
@@ -63,7 +69,8 @@ class Reason:
     type_name: str | None = None
     #: ``dict`` when the check is on a dict's length or keys (not a list's: no tensor of them).
     container: str | None = None
-    #: For a dict key check: the key the compile saw, as torch printed it (``'ab'``).
+    #: For a dict key check: the key the compile saw, as torch printed it (``'ab'``); for a
+    #: value check, the value (``True``, ``'a'``); for a rank check, the number of dims.
     key: str | None = None
     #: For a check that a dict holds a key: whether the compile saw the dict ``with`` it.
     key_was: str | None = None
@@ -156,6 +163,8 @@ _IDENTITY_WHAT = {
     "Code": "type",
     "keys": "keys",
     "contains": "keys",
+    "==": "value",
+    "rank": "rank",
 }
 
 
@@ -172,16 +181,26 @@ def _read_identity(reason: Reason) -> None:
         reason.type_name = found["type"]
     if what in ("keys", "contains"):
         reason.container, reason.key = "dict", match["key"]
+    if what in ("==", "rank"):
+        reason.key = match["key"]
     if what == "contains":  # the check that failed is what the compile saw
         reason.key_was = "without" if match["absent"] else "with"
+
+
+#: What changed, per kind of check whose wording is one template: ``{name}`` and ``{key}``.
+_CHANGES = {
+    "None": "{name} was None in one call and not in another",
+    "value": "{name} has another value than the compile saw ({key})",
+    "rank": "{name} has another number of dims than the compile saw ({key})",
+}
 
 
 def identity_change(reason: Reason) -> str:
     """What an identity or type check found changed, in words (``fn`` is another object)."""
     name = reason.source or "an input"
     seen = f" (a {reason.type_name} when compiled)" if reason.type_name else ""
-    if reason.identity == "None":
-        return f"{name} was None in one call and not in another"
+    if reason.identity in _CHANGES:
+        return _CHANGES[reason.identity].format(name=name, key=reason.key)
     if reason.identity == "type":
         return f"{name} has another type than the compile saw{seen}"
     if reason.identity == "keys" and reason.key_was is not None:

@@ -103,10 +103,13 @@ def module_attribute(source: Source) -> bool:
 
 
 def _unnamed(source: Source) -> str:
-    """Why no fix can name ``source``: Dynamo's own variable, or inside a function object."""
+    """Why no fix can name ``source``: Dynamo's own variable, or read inside an object."""
     if "___" in source:
         return internal_name(source)
-    return f"{source} is inside an object the caller does not name (a closure cell, a default): "
+    return (
+        f"{source} has no name a caller can write (it is read inside an object: a config, a "
+        "closure cell, a default): "
+    )
 
 
 def _static_int(source: Source) -> list[Fix]:
@@ -369,6 +372,15 @@ def length_fixes(evidence: Evidence) -> list[Fix]:
     return [stacked, limit_fix(why)]
 
 
+#: What a graph bakes in that no dynamic size covers, and what keeps it to one compile.
+_BAKED_IN = {
+    "value": "the graph bakes the value in, so each value compiles once; pass the same value "
+    "each call (a module's training flag: call eval() or train() once, before the loop). ",
+    "rank": "a graph's number of dims is fixed, so each number compiles once; pass tensors of "
+    "one rank (reshape or unsqueeze before the call). ",
+}
+
+
 def identity_fixes(evidence: Evidence) -> list[Fix]:
     """An object or type check failed: say what changed; the limit bounds the variants."""
     reason = parse_reason(evidence.expr) if evidence.expr else None
@@ -380,6 +392,8 @@ def identity_fixes(evidence: Evidence) -> list[Fix]:
                 "pass the same keys each call. "
             )
         ]
+    if reason is not None and reason.identity in _BAKED_IN:
+        return [limit_fix(f"{changed}: {_BAKED_IN[reason.identity]}")]
     why = f"{changed or 'an object the graph depends on changed'}; "
     return [
         limit_fix(

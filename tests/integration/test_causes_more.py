@@ -187,6 +187,30 @@ def test_dict_keys_and_length_change(keys: tuple[str, str]) -> None:
     assert len(json.loads(s.to_json())["recompiles"]) == 2
 
 
+def test_a_training_flag_a_string_and_a_rank_are_what_changed() -> None:
+    """Torch's own reasons: ``self.training == True``, ``mode == 'a'``, a rank mismatch."""
+
+    class Net(torch.nn.Module):
+        def forward(self, x, mode):
+            x = torch.nn.functional.dropout(x, 0.5) if self.training else x
+            return x.sum() * 2 if mode == "a" else x.sum()
+
+    net = Net()
+    with symdebug.capture() as s:
+        compiled = torch.compile(net, backend="eager")
+        compiled(torch.ones(3), "a")
+        compiled(torch.ones(3), "b")
+        net.eval()
+        compiled(torch.ones(3), "b")
+        compiled(torch.ones(3, 2), "b")
+    changes = [r.fixes[0].explanation.split(":")[0] for r in checked(s)]
+    assert changes == [
+        "mode has another value than the compile saw ('a')",
+        "self.training has another value than the compile saw (True)",
+        "x has another number of dims than the compile saw (1)",
+    ]
+
+
 def test_a_key_that_came_later() -> None:
     """``"labels" in batch`` compiled without the key: torch's ``___dict_contains`` check."""
 

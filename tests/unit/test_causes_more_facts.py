@@ -66,6 +66,26 @@ def test_what_changed_is_said() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "source", "change"),
+    [
+        ("0/0: self.training == True  #   # m.py:5 in forward", "self.training", "value"),
+        ("0/0: mode == 'a'  #   # m.py:9 in f", "mode", "value"),
+        ("0/0: tensor 'x' rank mismatch. expected 1, actual 2", "x", "number of dims"),
+    ],
+)
+def test_a_baked_in_value_or_rank_is_what_changed(text: str, source: str, change: str) -> None:
+    """Torch's reason names it; the cause is no longer ``unknown``."""
+    reason = parse_reason(text)
+    assert (reason.kind, reason.source) == ("identity", source)
+    assert change in identity_change(reason)
+    facts = _facts(text.replace("0/0:", "0/1:"))
+    _fixed(facts)
+    (recompile,) = facts.recompiles
+    assert recompile.cause == "identity"
+    assert "compiles once" in recompile.fixes[0].explanation
+
+
 def _facts(reason: str, *, name: str = "forward") -> Facts:
     facts = Facts(compiles=[Compile("0/0", 0, 0, name=name), Compile("0/1", 0, 1, name=name)])
     facts.compiles.append(Compile("0/2", 0, 2, status="failed"))
