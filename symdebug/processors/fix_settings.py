@@ -113,21 +113,25 @@ def _unnamed(source: Source) -> str:
 
 
 def _static_int(source: Source) -> list[Fix]:
-    if source.attributes and module_attribute(source):
-        return [_unspec_module_int(source)]
     if (global_name := _global_name(source)) is not None:
         return [_global_int(source, global_name), whole_program("")]
     name = user_name(source)
     if name is None:
         return [whole_program(_unnamed(source))]
-    mark = setting(
+    owned = source.attributes and module_attribute(source)
+    why = (
+        f"an nn.Module's int attribute stays a constant: each value of {name} compiles anew"
+        if owned
+        else f"ints are constants on the first compile, and automatic dynamic makes {name} "
+        "dynamic after it first changes"
+    )
+    named = setting(
         DYNAMIC_SOURCES,
         str(source),
-        f"ints are constants on the first compile, and automatic dynamic makes {name} dynamic "
-        "after it first changes; this makes it dynamic from the first compile (the setting "
-        "names the input as Dynamo does). No help when the code uses it as a Python int.",
+        f"{why}; this makes it dynamic from the first compile (the setting names the input as "
+        "Dynamo does). No help when the code uses it as a Python int.",
     )
-    return [mark, whole_program("")]
+    return [named, _unspec_module_int(source) if owned else whole_program("")]
 
 
 def _unspec_module_int(source: Source) -> Fix:
@@ -136,8 +140,8 @@ def _unspec_module_int(source: Source) -> Fix:
         UNSPEC_INT_ON_MODULE,
         True,
         f"nn.Module int attributes are constants: each value of {name} compiles anew. This "
-        "makes them dynamic ints; no help where the code uses the int as a Python int (a loop "
-        "count, a size in a list).",
+        "makes every module's int attributes dynamic ints; no help where the code uses the int "
+        "as a Python int (a loop count, a size in a list).",
     )
 
 
@@ -199,7 +203,7 @@ def int_specialized_fixes(evidence: Evidence) -> list[Fix]:
     if source is None or source.is_size:
         return []
     if source.attributes:  # an object's: a setting, not code that changes its type
-        return [_unspec_module_int(source)] if module_attribute(source) else _static_int(source)
+        return _static_int(source)
     if (global_name := _global_name(source)) is not None:
         return [_global_int(source, global_name)]
     name = user_name(source)

@@ -172,9 +172,13 @@ def test_a_dict_items_mark_needs_the_key() -> None:
 
 
 @pytest.mark.parametrize("cause", ["int_specialized", "static_by_default"])
-def test_an_int_attribute_gets_the_module_setting_only_on_a_module(cause: Cause) -> None:
+def test_an_int_attribute_is_named_and_gets_the_module_setting_only_on_a_module(
+    cause: Cause,
+) -> None:
     """Dynamo keeps a module's int a constant; a dataclass's becomes dynamic like an int."""
-    (module,) = fixes_for(evidence_of(cause, "L['self']._modules['block'].k"))
+    named, module = fixes_for(evidence_of(cause, "L['self']._modules['block'].k"))
+    assert named.settings == {DYNAMIC_SOURCES: "L['self']._modules['block'].k"}
+    assert "stays a constant" in named.explanation  # automatic dynamic never makes it dynamic
     assert module.settings == {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
     field = fixes_for(evidence_of(cause, "L['cfg'].n_heads"))
     assert field[0].settings == {DYNAMIC_SOURCES: "L['cfg'].n_heads"}
