@@ -55,11 +55,10 @@ def _tensor_items(compile_: Compile, item: re.Pattern[str]) -> dict[str, str]:
 
 def _trailing_sizes(compile_: Compile, tensor: str) -> tuple[int | str, ...]:
     """The sizes of ``tensor`` after its first, as the compile saw them (symbols as names)."""
-    head = f"{tensor}.size()["
     sizes = {
-        int(text[len(head) : -1]): dim.value
+        dim.source.dim: dim.value
         for dim in compile_.inputs
-        if (text := str(dim.source)).startswith(head) and text[len(head) : -1].isdigit()
+        if dim.source.tensor == tensor and dim.source.dim is not None
     }
     return tuple(sizes[index] for index in sorted(sizes) if index > 0)
 
@@ -73,12 +72,8 @@ def _other_items(compile_: Compile, item: re.Pattern[str], tensor_items: set[str
 
 def _is_varargs(compile_: Compile, source: str) -> bool:
     """``*xs``: the caller passes separate tensors, no list it could stack."""
-    signature = compile_.signature
-    return (
-        signature is not None
-        and bool(signature.varargs)
-        and source == (f"L[{signature.varargs!r}]")
-    )
+    varargs = compile_.signature.varargs if compile_.signature is not None else None
+    return varargs is not None and source == f"L[{varargs!r}]"
 
 
 def _stackable(compiles: list[Compile], item: re.Pattern[str]) -> bool:

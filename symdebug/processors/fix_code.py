@@ -47,6 +47,16 @@ _BOOLEAN: dict[str, ast.boolop] = {"And": ast.And(), "Or": ast.Or()}
 _CONTAINER = re.compile(r"\._(?:modules|parameters|buffers)\[['\"]([^'\"]+)['\"]\]")
 
 
+def module_attribute(source: str) -> bool:
+    """Whether an int attribute is a module's (``self.k``, ``self.block.k``).
+
+    Dynamo keeps an nn.Module's int attribute a constant unless
+    ``allow_unspec_int_on_nn_module`` is set; any other object's (a dataclass field, a
+    closure cell) becomes dynamic after it first changes, as an int argument does.
+    """
+    return source.startswith("L['self']") or _CONTAINER.search(source) is not None
+
+
 class _NotPythonError(ValueError):
     """The expression holds something with no plain Python spelling."""
 

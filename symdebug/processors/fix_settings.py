@@ -9,7 +9,7 @@ from symdebug.model.index import FactIndex
 from symdebug.model.reasons import identity_change, parse_reason
 from symdebug.model.types import Fix, Recompile
 from symdebug.model.values import Source
-from symdebug.processors.fix_code import size_expression, user_name
+from symdebug.processors.fix_code import module_attribute, size_expression, user_name
 from symdebug.processors.fix_evidence import (
     DEFAULT_RECOMPILE_LIMIT,
     DUCK_SHAPE,
@@ -86,20 +86,6 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
         dynamic=f"{tensor}:{dim}",
     )
     return [mark, whole_program("")]
-
-
-#: Where a source reads inside an nn.Module: its submodules, parameters and buffers.
-_MODULE_PARTS = ("._modules[", "._parameters[", "._buffers[")
-
-
-def module_attribute(source: Source) -> bool:
-    """Whether an int attribute is a module's (``self.k``, ``self.block.k``).
-
-    Dynamo keeps an nn.Module's int attribute a constant unless
-    ``allow_unspec_int_on_nn_module`` is set; any other object's (a dataclass field, a
-    closure cell) becomes dynamic after it first changes, as an int argument does.
-    """
-    return source.startswith("L['self']") or any(part in source for part in _MODULE_PARTS)
 
 
 def _unnamed(source: Source) -> str:
@@ -357,7 +343,7 @@ def length_fixes(evidence: Evidence) -> list[Fix]:
     name = user_name(evidence.source) if evidence.source is not None else None
     if name is not None and name.endswith("kwargs"):  # a wrapper's keyword dict
         return [limit_fix(_KEYWORDS)]
-    is_dict = evidence.expr and parse_reason(evidence.expr).container == "dict"
+    is_dict = bool(evidence.expr) and parse_reason(evidence.expr).container == "dict"
     if is_dict or evidence.container == "dict":
         return [limit_fix(_dict_keys(name))]  # no tensor holds a dict's keys
     why = f"each length of {name or 'the container'} compiles anew: "
