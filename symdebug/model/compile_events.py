@@ -46,13 +46,23 @@ class CompileEvents:
 
     def named(self, name: str) -> list[Event]:
         """All events with this name, in order (read once the group is complete)."""
+        return self.index().get(name, [])
+
+    def index(self) -> dict[str, list[Event]]:
+        """The events by name, made anew only where events came that it does not hold."""
         by_name = self._by_name
         if by_name is None or self._indexed != len(self.events):
             by_name = self._by_name = defaultdict(list)
             for event in self.events:
                 by_name[event.name].append(event)
             self._indexed = len(self.events)
-        return by_name.get(name, [])
+        return by_name
+
+    def add(self, event: Event, by_name: dict[str, list[Event]]) -> None:
+        """Append ``event``; ``by_name`` is :meth:`index`'s answer, kept current here."""
+        self.events.append(event)
+        by_name[event.name].append(event)
+        self._indexed += 1
 
     def last(self, name: str) -> Event | None:
         """The last event with this name, if any."""
@@ -110,7 +120,8 @@ def group_by_compile(events: Iterable[Event]) -> list[CompileEvents]:
                 last_key = None
                 continue
             group, last_key = found, key
-        group.events.append(event)
+            by_name = group.index()  # filled as events come: no second pass over them
+        group.add(event, by_name)
         if event.name == "compilation_metrics":
             grouping.finished.add(identity)
     return [*grouping.groups.values(), *exports.done()]

@@ -8,11 +8,12 @@ in the ``forward`` signature, then one line per node, each group under a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from symdebug.model.code_types import FxNode
 from symdebug.model.guards_builder import free_symbols
-from symdebug.model.text_memo import UNSEEN, TextMemo
+from symdebug.model.text_memo import TextMemo
 from symdebug.model.values import CompileId
 
 _SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\(self,?\s*(?P<params>.*)\):\s*$")
@@ -108,9 +109,31 @@ def _target(rhs: str) -> str:
     return next((name for op, name in _OPERATORS if op in rhs), "")
 
 
+#: The breaks ``str.splitlines`` splits at, besides a newline, that ASCII text may hold.
+_OTHER_ASCII_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
+
+
+def split_lines(text: str) -> list[str]:
+    """``text.splitlines()``: split at newlines alone where the text holds no other break.
+
+    Torch prints graphs with newlines only; ``str.split`` then does in one pass what
+    ``splitlines`` does testing each character against ten breaks (``isascii`` is a flag
+    read, and each ``in`` a ``memchr``).
+    """
+    if not text.isascii() or any(char in text for char in _OTHER_ASCII_BREAKS):
+        return text.splitlines()
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # splitlines ends at the last break: nothing follows it
+    return lines
+
+
 def _line_at(text: str, index: int) -> str:
     """The line holding ``text[index]``, split as ``str.splitlines`` splits."""
-    start = max(text.rfind(char, 0, index) for char in _LINE_BREAKS) + 1
+    # The last newline first: the other breaks (rare) are then looked for after it only,
+    # not back through the whole text.
+    after = text.rfind("\n", 0, index) + 1
+    start = max(after, *(text.rfind(char, after, index) + 1 for char in _LINE_BREAKS))
     end = _LINE_BREAK.search(text, index)
     return text[start : end.start() if end else len(text)]
 
@@ -198,14 +221,9 @@ def parse_nodes(text: str, compile_id: CompileId) -> list[FxNode]:
     A node's user line is that of the latest ``# File:`` comment above it.
     """
     nodes: list[FxNode] = []
-    add, where, memo = nodes.append, _NOWHERE, _LINES
-    known = memo.facts.get
-    for line in text.splitlines()[1:]:
-        fact = known(line, UNSEEN)
-        if fact is UNSEEN:
-            fact = memo.remember(line)
-        if fact is None:
-            continue
+    add, where = nodes.append, _NOWHERE
+    found: Iterator[FileComment | NodeLine] = filter(None, _LINES.all_of(split_lines(text)[1:]))
+    for fact in found:
         if len(fact) == 3:  # a comment: the user line of the nodes below it
             where = fact
         else:

@@ -12,9 +12,10 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from symdebug.model.text_memo import UNSEEN, TextMemo
+from symdebug.model.text_memo import TextMemo
 from symdebug.model.types import InputDim, ShapeCheck
 from symdebug.model.values import Source
 
@@ -84,8 +85,6 @@ _NAN_LITERAL = "FLOAT_IS_NAN: "
 _OPAQUE = re.compile(
     r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$"
 )
-#: Where ``_OPAQUE`` matches: its lazy code part can always reach the line's end.
-_OPAQUE_HEAD = re.compile(r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): .")
 _SELF = "L['self']"
 
 
@@ -210,13 +209,14 @@ def _value(match: re.Match[str]) -> LineFact | None:
 
 
 #: Inside a module a call passes (its submodules, parameters, ``__dict__``): the program's.
-_MODULE_PARTS = ("._modules", "._parameters", "._buffers", "__")
+_MODULE_PART = re.compile(r"\._modules|\._parameters|\._buffers|__")
 
 
 def _type_line(match: re.Match[str]) -> LineFact | None:
-    if _MODULE_TYPE in match.group(0) or any(p in match["source"] for p in _MODULE_PARTS):
+    source = match["source"]
+    if _MODULE_TYPE in match.group(0) or _MODULE_PART.search(source) is not None:
         return None
-    return ("value", ShapeCheck(f"type({match['source']}) is {match['name']}", _note(match)))
+    return ("value", ShapeCheck(f"type({source}) is {match['name']}", _note(match)))
 
 
 def _value_line(line: str) -> LineFact | None:
@@ -240,29 +240,65 @@ def _int(match: re.Match[str]) -> tuple[str, int, str, InputDim]:
     return source, value, match["note"] or "", InputDim(Source(source), value, False)
 
 
-#: In priority order: the fixed text a line needs, its pattern, and what a match holds.
-_PARSERS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], LineFact | None]], ...] = (
-    (_MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
-    (_TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
-    (_ABSENT_LITERAL, _ABSENT_MARK, lambda m: ("absent_mark", (m["source"], m["mark"]))),
-    (_LENGTH_LITERAL, _LENGTH, lambda m: ("shape", ShapeCheck(m["code"], _note(m)))),
-    (_EMPTY_LITERAL, _EMPTY, lambda m: ("shape", ShapeCheck(f"len({m['source']}) == 0", _note(m)))),
-    (_CONTAINS_LITERAL, _CONTAINS, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
-    (_EQUALS_LITERAL, _EQUALS, lambda m: ("int", _int(m))),
-    (_TYPE_LITERAL, _TYPE_MATCH, _type_line),
-    (_LAMBDA_LITERAL, _LAMBDA, _lambda),
-    (_NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
+_Make = Callable[[re.Match[str]], LineFact | None]
+_Parser = tuple[str, re.Pattern[str], _Make]
+
+#: In priority order: the kinds of line a pattern reads (None: any kind, its text is not a
+#: kind's), the fixed text a line needs, the pattern, and what a match holds.
+_PARSERS: tuple[tuple[tuple[str, ...] | None, str, re.Pattern[str], _Make], ...] = (
+    (None, _MARKED_LITERAL, _MARKED, lambda m: (_mark_kind(m), _marked(m))),
+    (("TENSOR_MATCH",), _TENSOR_LITERAL, _TENSOR, lambda m: ("tensor", _tensor(m))),
+    (None, _ABSENT_LITERAL, _ABSENT_MARK, lambda m: ("absent_mark", (m["source"], m["mark"]))),
+    (
+        ("LENGTH_CHECK", "DICT_LENGTH"),
+        _LENGTH_LITERAL,
+        _LENGTH,
+        lambda m: ("shape", ShapeCheck(m["code"], _note(m))),
+    ),
+    (
+        ("LENGTH_CHECK",),
+        _EMPTY_LITERAL,
+        _EMPTY,
+        lambda m: ("shape", ShapeCheck(f"len({m['source']}) == 0", _note(m))),
+    ),
+    (
+        ("DICT_CONTAINS",),
+        _CONTAINS_LITERAL,
+        _CONTAINS,
+        lambda m: ("value", ShapeCheck(m["code"], _note(m))),
+    ),
+    (("EQUALS_MATCH",), _EQUALS_LITERAL, _EQUALS, lambda m: ("int", _int(m))),
+    (("TYPE_MATCH",), _TYPE_LITERAL, _TYPE_MATCH, _type_line),
+    (("LAMBDA_GUARD",), _LAMBDA_LITERAL, _LAMBDA, _lambda),
+    (("FLOAT_IS_NAN",), _NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
 )
+#: The kinds ``_OPAQUE`` reads.
+_OPAQUE_KINDS = frozenset({"ID_MATCH", "NO_HASATTR", "HASATTR", "NO_TENSOR_ALIASING"})
+
+
+@cache
+def _parsers_of(kind: str) -> tuple[_Parser, ...]:
+    """The parsers a line of this kind may match, in priority order."""
+    return tuple(
+        (literal, pattern, make)
+        for kinds, literal, pattern, make in _PARSERS
+        if kinds is None or kind in kinds
+    )
 
 
 def line_fact(line: str) -> LineFact | None:
-    """What one line holds; each pattern is searched only where its literal part is."""
+    """What one tree line (from its ``+- KIND:`` on) holds.
+
+    Only the patterns of the line's own kind are tried, each only where its literal part is:
+    a kind is a line's first word, and a user line quoted after ``#`` is never read as one.
+    """
     if _GLOBAL_LITERAL in line:
         return ("global", _global_state(line))
-    for literal, pattern, make in _PARSERS:
+    kind = line[3 : line.find(":", 3)]
+    for literal, pattern, make in _parsers_of(kind):
         if literal in line and (match := pattern.search(line)) is not None:
             return make(match)
-    if _OPAQUE_HEAD.search(line) is None:
+    if kind not in _OPAQUE_KINDS:
         return _value_line(line)
     if line.count("L[") == line.count(_SELF):
         return None  # only the module's locals: what :func:`_opaque` says, without the pattern
@@ -311,15 +347,7 @@ def parse_guard_tree(text: str | None) -> GuardTree:
     """Parse the tree; lines of other kinds are ignored."""
     tree = GuardTree()
     add_value, add_shape = tree.value_lines.append, tree.shape_lines.append
-    memo = _FACTS
-    known = memo.facts.get
-    for line in _KEPT_LINE.findall(text or ""):
-        fact = known(line, UNSEEN)
-        if fact is UNSEEN:
-            fact = memo.remember(line)
-        if fact is None:
-            continue
-        kind, data = fact
+    for kind, data in filter(None, _FACTS.all_of(_KEPT_LINE.findall(text or ""))):
         if kind == "value":  # the most common kinds, added without a call
             add_value(data)
         elif kind == "shape":

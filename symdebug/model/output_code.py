@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from symdebug.model.code_types import KernelLiteral
 from symdebug.model.graph_dump import split_top_level
-from symdebug.model.text_memo import UNSEEN, TextMemo
+from symdebug.model.text_memo import TextMemo
 
 _AOT_ID = re.compile(r"^# AOT ID: \['(?P<graph>[^']+)'\]", re.MULTILINE)
 _AOT_LITERAL = "# AOT ID: ['"
@@ -299,15 +299,9 @@ def _read_wrapper(code: str) -> _Wrapper:
     """
     found = _Wrapper()
     sizes, calls, asserts = found.local_sizes, found.calls, found.asserts
-    memo = _WRAPPER_LINES
-    known = memo.facts.get
-    for line in code.split("\n"):
-        fact = known(line, UNSEEN)
-        if fact is UNSEEN:
-            fact = memo.remember(line)
-        if fact is None:
-            continue
-        local_size, call, asserted, unpacked = fact
+    for local_size, call, asserted, unpacked in filter(
+        None, _WRAPPER_LINES.all_of(code.split("\n"))
+    ):
         if local_size is not None:
             sizes[local_size[0]] = local_size[1]
         if call is not None and call[0] not in calls:

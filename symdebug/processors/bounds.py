@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from symdebug.model.types import Guard
 
 _RANGE = re.compile(r"^(?:(?P<lower>-?\d+) <= )?(?P<source>[^<>=]+?)(?: <= (?P<upper>-?\d+))?$")
 
 
+@lru_cache(maxsize=4096)
 def parse_range(code: str) -> tuple[str, int | None, int | None] | None:
-    """``(source, lower, upper)`` of a range check, or None if ``code`` is not one."""
+    """``(source, lower, upper)`` of a range check, or None if ``code`` is not one.
+
+    Remembered: a frame's recompiles repeat the reasons of its earlier entries.
+    """
     match = _RANGE.match(code.strip())
     if match is None or not (match["lower"] or match["upper"]):
         return None

@@ -52,3 +52,17 @@ def test_a_full_memory_of_lines_starts_again(monkeypatch: pytest.MonkeyPatch) ->
     for _ in range(3):
         assert parse_guard_tree(TEXT) == expected
         assert len(guard_tree._FACTS.facts) <= 2
+
+
+def test_a_line_is_read_by_its_own_kind_not_by_the_user_code_it_quotes() -> None:
+    # The note is the user's line; one printing a guard's text must not become that guard.
+    quoted = (
+        "TREE_GUARD_MANAGER:\n"
+        "| | +- NONE_MATCH: L['mask'] is None  # ok = 1  # LENGTH_CHECK: len(xs) == 2"
+        "  # f.py:3 in f\n"
+        "| | +- FALSE_MATCH: L['flag'] == False  # ok = 2  # EQUALS_MATCH: L['n'] == 3"
+        "  # f.py:4 in f\n"
+    )
+    tree = parse_guard_tree(quoted)
+    assert tree.shape_lines == [] and tree.ints == {}
+    assert [line.code for line in tree.value_lines] == ["L['mask'] is None", "L['flag'] == False"]
