@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from machine_speed import reference_seconds
 
 from symdebug.events import CompileKey, Event, EventStream
 from symdebug.model.serialize import facts_to_json
@@ -43,6 +44,8 @@ GUARD_LOGS = ROOT / "tests" / "data" / "triton"
 FRAMES, COMPILES_PER_FRAME, GUARDS_PER_COMPILE = 100, 10, 20
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
 TARGET_S = 1.0
+#: What the machine reference is for, printed beside it.
+MACHINE_NOTE = "grown as much as a build: the machine slowed down"
 REASONS = "artifact:recompile_reasons"
 GUARD = "guard_added_fast"
 _NOT_CODE = frozenset({"chromium_event", REASONS})
@@ -429,9 +432,13 @@ def main() -> None:
     if "--profile" in sys.argv[1:]:
         profile(build, stream)
         return
+    before = reference_seconds(REPEATS)
     report(build, stream)
     del stream
     report_own_text(build, corpus)
+    after = reference_seconds(REPEATS)
+    print(f"machine reference, fixed work with no symdebug code, best of {REPEATS}:")
+    print(f"  {before:.3f} s before the builds, {after:.3f} s after ({MACHINE_NOTE})")
 
 
 if __name__ == "__main__":
