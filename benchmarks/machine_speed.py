@@ -2,8 +2,9 @@
 
 This machine's speed changes over hours (the same build code read 0.63 s and 1.15 s on
 different hours, the process's CPU time equal to its wall time both times).  A benchmark that
-prints this figure beside its own lets a reader tell a slow machine from slower code: when
-both grow by the same factor, the machine slowed down.
+prints this figure before and after its own lets a reader tell a slow machine from slower
+code: when both grow by the same factor, the machine slowed down.  A slowdown that starts and
+ends between the two readings is not seen.
 
 The work is the kind a build does: a regex scan of tree-like text, a dict lookup per line,
 a small parse and a small object per line it had not seen.
