@@ -110,7 +110,7 @@ def _target(rhs: str) -> str:
 
 
 #: The breaks ``str.splitlines`` splits at, besides a newline, that ASCII text may hold.
-_OTHER_ASCII_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
+_OTHER_ASCII_BREAKS = [char for char in _LINE_BREAKS if char.isascii() and char != "\n"]
 
 
 def split_lines(text: str) -> list[str]:

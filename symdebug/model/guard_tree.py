@@ -80,11 +80,10 @@ _CONTAINS_LITERAL = "DICT_CONTAINS: "
 _EQUALS_LITERAL = "EQUALS_MATCH: "
 _LAMBDA_LITERAL = "LAMBDA_GUARD: "
 _NAN_LITERAL = "FLOAT_IS_NAN: "
-# Guards symdebug does not evaluate: kept, so that a call giving what they read is not sure
-# (on the module or a global, they are the program's own state, taken as recorded).
-_OPAQUE = re.compile(
-    r"(?:ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$"
-)
+#: Kinds of guards symdebug does not evaluate: kept, so that a call giving what they read is
+#: not sure (on the module or a global, they are the program's own state, taken as recorded).
+_OPAQUE_KINDS = ("ID_MATCH", "NO_HASATTR", "HASATTR", "NO_TENSOR_ALIASING")
+_OPAQUE = re.compile(rf"(?:{'|'.join(_OPAQUE_KINDS)}): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 _SELF = "L['self']"
 
 
@@ -272,8 +271,6 @@ _PARSERS: tuple[tuple[tuple[str, ...] | None, str, re.Pattern[str], _Make], ...]
     (("LAMBDA_GUARD",), _LAMBDA_LITERAL, _LAMBDA, _lambda),
     (("FLOAT_IS_NAN",), _NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
 )
-#: The kinds ``_OPAQUE`` reads.
-_OPAQUE_KINDS = frozenset({"ID_MATCH", "NO_HASATTR", "HASATTR", "NO_TENSOR_ALIASING"})
 
 
 @cache
