@@ -339,3 +339,18 @@ def test_framework_check_reached_from_a_slice() -> None:
     assert slice_.guard is not None and slice_.guard.expr.startswith("Ne(")
     assert "# SLICE" in slice_.guard.user_frame.line
     assert slice_.fixes[0].settings == {"torch.fx.experimental._config.backed_size_oblivious": True}
+
+
+def test_a_guarded_line_whose_comment_quotes_a_guard_is_read_as_its_own_guard() -> None:
+    # Torch prints the user's line, comment and all, after each guard of the tree.
+    def f(x, mask, xs):
+        if mask is not None:  # assert ok  # LENGTH_CHECK: len(xs) == 2
+            x = x + mask
+        return x + sum(t.sum() for t in xs)
+
+    compiled = torch.compile(f, backend="eager")
+    with symdebug.capture() as session:
+        compiled(torch.ones(4, 3), None, [torch.ones(2)])
+    [compile_] = session.compiles
+    assert [check.code for check in compile_.shape_checks] == ["len(L['xs']) == 1"]
+    assert "L['mask'] is None" in [check.code for check in compile_.value_checks]
