@@ -44,8 +44,11 @@ browser:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 # The document contract (its JSON Schema and the viewer's TypeScript types) is generated from
-# the dataclasses of symdebug/model and committed; the viewer is built against it.
-GENERATED := symdebug/schema/session.schema.json extension/src/document.ts
+# the dataclasses of symdebug/model and committed; the viewer is built against it.  Three
+# documents: the session, the diff of two runs and the suite sweep.
+GENERATED := symdebug/schema/session.schema.json extension/src/document.ts \
+	symdebug/schema/diff.schema.json extension/src/diff_document.ts \
+	symdebug/schema/suite.schema.json extension/src/suite_document.ts
 contract: setup
 	$(PY) -m symdebug.model.contract
 
@@ -80,6 +83,8 @@ bench: setup
 	$(PY) benchmarks/bench_tlparse.py
 	$(PY) benchmarks/bench_big_log.py
 	$(PY) benchmarks/bench_fuzz.py
+	$(PY) benchmarks/bench_diff.py
+	$(PY) benchmarks/bench_suite.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -28,9 +28,9 @@ LOGS = ROOT / "out" / "bench-logs"
 ROUNDS = 3
 
 
-def log_of(graphs: int) -> Path:
-    """The log of ``graphs`` graphs, generated once."""
-    folder = LOGS / f"graphs-{graphs}"
+def log_of(graphs: int, changed: bool = False) -> Path:
+    """The log of ``graphs`` graphs (after the code change: ``changed``), generated once."""
+    folder = LOGS / f"graphs-{graphs}{'-changed' if changed else ''}"
     found = sorted(folder.glob("*.log")) if folder.exists() else []
     if found:
         return found[0]
@@ -38,15 +38,16 @@ def log_of(graphs: int) -> Path:
     print(f"  generating the log of {graphs} graphs (once; kept in {folder}) ...", flush=True)
     env = dict(os.environ, TORCH_TRACE=str(folder))
     script = ROOT / "benchmarks" / "many_graphs.py"
-    subprocess.run([sys.executable, str(script), str(graphs)], env=env, check=True)
+    variant = ["changed"] if changed else []
+    subprocess.run([sys.executable, str(script), str(graphs), *variant], env=env, check=True)
     return sorted(folder.glob("*.log"))[0]
 
 
-def measured(command: list[str]) -> tuple[float, float]:
-    """CPU seconds (user + system) and peak RSS in MB of one child process."""
+def measured(command: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """CPU seconds (user + system) and peak RSS in MB of one child process (exit in ``ok``)."""
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
+    if os.waitstatus_to_exitcode(status) not in ok:
         raise RuntimeError(f"{command[0]} failed: {command}")
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 

@@ -85,6 +85,7 @@ __all__ = [
     "Session",
     "__version__",
     "capture",
+    "diff",
     "explorer",
     "fix_plan",
     "load",
@@ -92,6 +93,19 @@ __all__ = [
     "start",
     "stop",
 ]
+
+
+def diff(before: Any, after: Any) -> Any:
+    """What changed between two runs: compiles, recompiles, specializations, graph breaks.
+
+    Each side is a ``TORCH_TRACE`` log or folder, a saved session (``.symdebug.json``), a
+    folder of rank logs, or a session.  Returns a
+    :class:`~symdebug.runs.diff.SessionDiff` (``regressed``, frames matched by qualified
+    name and file); see :func:`symdebug.runs.diff.diff`.
+    """
+    from symdebug.runs.diff import diff as diff_runs
+
+    return diff_runs(before, after)
 
 
 def explorer(session: Session, compiled: Any = None, workload: Any = None) -> Any:

@@ -12,6 +12,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from symdebug.api import Session
 from symdebug.loading import MultiRankSession, load_trace
@@ -121,6 +122,50 @@ def _fix(args: argparse.Namespace) -> int:
     return 0
 
 
+def _diff(args: argparse.Namespace) -> int:
+    """Compare two runs; status 1 when the second regressed (more compiles, new breaks)."""
+    from symdebug.runs.diff import diff
+
+    result = diff(args.before, args.after)
+    print(result.to_json() if args.json else result)
+    if args.output:
+        print(f"wrote {result.to_html(args.output)}", file=sys.stderr if args.json else sys.stdout)
+    return 1 if result.regressed else 0
+
+
+def _suite(args: argparse.Namespace) -> int:
+    """Run a suite of workloads; status 1 when a workload failed (its row says why)."""
+    from symdebug.runs.suite import SuiteError, run_suite
+
+    file, env = _suite_file(args)
+    try:
+        facts = run_suite(
+            file, args.output, jobs=args.jobs, dask=args.dask, resume=args.resume,
+            timeout=args.timeout, env=env,
+        )  # fmt: skip
+    except SuiteError as error:
+        print(f"symdebug: {error}", file=sys.stderr)
+        return 2
+    failed = [row for row in facts.workloads if row.error]
+    for row in failed:
+        print(f"{row.name}: {row.error}", file=sys.stderr)
+    print(f"wrote {Path(args.output) / 'index.html'} ({len(facts.workloads)} workloads, "
+          f"{len(failed)} failed)")  # fmt: skip
+    return 1 if failed else 0
+
+
+def _suite_file(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
+    """The workload file (``--hf``: the built-in one) and the workloads' environment."""
+    if args.hf == (args.file is not None):
+        raise ValueError("give a workload FILE or --hf (the built-in Hugging Face suite)")
+    if not args.hf:
+        return args.file, {}
+    from symdebug.runs import hf_suite
+
+    env = {"SYMDEBUG_SUITE_BACKEND": args.backend, "SYMDEBUG_SUITE_GRID": args.grid}
+    return hf_suite.__file__, env
+
+
 def _ranked(path: str, label: str) -> str:
     """``report.rank0.html`` beside ``report.html`` (``rep.rank0.html`` beside ``./rep``)."""
     given = Path(path)
@@ -162,6 +207,52 @@ def add_rank_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_diff_command(commands: Any) -> None:
+    """``symdebug diff BEFORE AFTER [--json] [-o diff.html]``."""
+    diff = commands.add_parser(
+        "diff",
+        help="what changed between two runs (exit status 1 when the second regressed)",
+        description="Compare two runs frame by frame (matched by qualified name and file): "
+        "compiles, recompiles, specializations and graph breaks added and removed.  "
+        "Exit status: 1 when a frame compiles more or gained a specialization or a graph "
+        "break, 0 otherwise, 2 on a usage error.",
+    )
+    for side in ("before", "after"):
+        diff.add_argument(side, help="a TORCH_TRACE log or folder, a saved .symdebug.json")
+    diff.add_argument("--json", action="store_true", help="print the diff document as JSON")
+    diff.add_argument("-o", "--output", default=None, help="also write the diff as HTML here")
+    diff.set_defaults(run=_diff)
+
+
+def add_suite_command(commands: Any) -> None:
+    """``symdebug suite FILE [-o DIR] [--jobs N | --dask ADDRESS] [--resume]``, or ``--hf``."""
+    suite = commands.add_parser(
+        "suite",
+        help="run every workload of a file under capture; write a matrix of causes",
+        description="FILE defines WORKLOADS = {name: zero-argument callable, or script path}. "
+        "Each workload runs in a fresh process under capture; DIR gets suite.json, one "
+        "report per workload and index.html.  Exit status: 1 when a workload failed, 2 when "
+        "the suite cannot start.",
+    )
+    suite.add_argument("file", nargs="?", default=None, help="the workload file")
+    suite.add_argument("--hf", action="store_true", help="the built-in Hugging Face suite")
+    suite.add_argument("-o", "--output", default="symdebug-suite", help="the output folder")
+    where = suite.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, help="workloads at once (processes)")
+    where.add_argument("--dask", default=None, help="a Dask scheduler's address")
+    suite.add_argument("--resume", action="store_true", help="skip workloads already done")
+    suite.add_argument(
+        "--timeout", type=float, default=900.0, help="seconds one workload may run (900)"
+    )
+    suite.add_argument(
+        "--backend", default="inductor", help="--hf: the torch.compile backend (inductor)"
+    )
+    suite.add_argument(
+        "--grid", choices=("full", "small"), default="full", help="--hf: the sizes swept"
+    )
+    suite.set_defaults(run=_suite)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (shared with the notebook magics)."""
     parser = argparse.ArgumentParser(prog="symdebug", description=__doc__)
@@ -195,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     add_fix_options(fix)
     fix.set_defaults(run=_fix)
+    add_diff_command(commands)
+    add_suite_command(commands)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")
     demo.add_argument("--report", default=None, help="also write the HTML report here")

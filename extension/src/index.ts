@@ -1,5 +1,8 @@
 // The viewer's one entry point: render(el, data). Used by the HTML report and the widget.
+// It draws whichever document it is given: a session, the diff of two runs, a suite sweep.
 
+import { DIFF_STYLES, renderDiff } from "./diff";
+import type { DiffDocument } from "./diff_document";
 import type { Session } from "./document";
 import { clear, h } from "./dom";
 import type { Wire } from "./model";
@@ -7,6 +10,8 @@ import { formatHash, parseHash, unpack } from "./model";
 import type { Host, State } from "./panes";
 import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
 import { STYLES } from "./styles";
+import { renderSuite, SUITE_STYLES } from "./suite";
+import type { SuiteDocument } from "./suite_document";
 
 const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes"] as const;
 
@@ -21,17 +26,32 @@ function initialState(hash: string): State {
 
 export type { Host } from "./panes";
 
+/** Any document the viewer draws. */
+export type ViewerDocument = Session | Wire | DiffDocument | SuiteDocument;
+
 /**
- * Draw the session into `el`. A page of its own (the report) keeps the view in the URL's hash;
- * a host that embeds the viewer (JupyterLab, the widget) passes `deepLinks: false` and may
- * open stack frames itself (`openFrame`).
+ * Draw the document into `el`: a diff when it holds `diff_version`, a suite when it holds
+ * `suite_version`, else a session. A page of its own (the report) keeps the session's view in
+ * the URL's hash; a host that embeds the viewer (JupyterLab, the widget) passes
+ * `deepLinks: false` and may open stack frames itself (`openFrame`).
  */
-export function render(el: HTMLElement, input: Session | Wire, host: Host = {}): void {
-  const data = unpack(input);
+export function render(el: HTMLElement, input: ViewerDocument, host: Host = {}): void {
+  if ("diff_version" in input) renderDiff(mount(el, DIFF_STYLES), input, host);
+  else if ("suite_version" in input) renderSuite(mount(el, SUITE_STYLES), input);
+  else renderSession(mount(el), input, host);
+}
+
+/** The viewer's root in `el` (emptied first), with the styles every view shares and its own. */
+function mount(el: HTMLElement, styles = ""): HTMLElement {
   const root = h("div", { class: "sd" });
   const style = document.createElement("style");
-  style.textContent = STYLES;
+  style.textContent = STYLES + styles;
   clear(el).append(style, root);
+  return root;
+}
+
+function renderSession(root: HTMLElement, input: Session | Wire, host: Host): void {
+  const data = unpack(input);
   const deepLinks = host.deepLinks ?? true;
   let state = initialState(deepLinks && typeof location !== "undefined" ? location.hash : "");
   const go = (change: Partial<State>) => {

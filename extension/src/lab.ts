@@ -1,6 +1,7 @@
 // The JupyterLab 4 extension: a renderer for symdebug's session MIME type (the same viewer as
-// the report, so a saved notebook reopens interactive without a kernel), jump to source from
-// stack frames, and a command that exports the selected output as an HTML report.
+// the report, so a saved notebook reopens interactive without a kernel) and for the diff of two
+// runs, jump to source from stack frames, and a command that exports the selected session
+// output as an HTML report.
 // The explorer of `%symdebug` is a widget whose output also holds the session: its model lives
 // in the kernel that made it, so once that kernel is gone the output shows the report instead
 // of ipywidgets' "model not found".
@@ -13,6 +14,8 @@ import { INotebookTracker } from "@jupyterlab/notebook";
 import { IRenderMimeRegistry } from "@jupyterlab/rendermime";
 import type { IRenderMime } from "@jupyterlab/rendermime-interfaces";
 import { Panel, Widget } from "@lumino/widgets";
+import type { DiffDocument } from "./diff_document";
+import { DIFF_MIME_TYPE } from "./diff_document";
 import type { Frame } from "./document";
 import { MIME_TYPE } from "./document";
 import { render } from "./index";
@@ -70,6 +73,19 @@ class SessionOutput extends Panel implements IRenderMime.IRenderer {
     if (typeof live === "string") return;
     this.report.hide();
     this.addWidget(live);
+  }
+}
+
+/** A diff of two runs (`symdebug.diff`): the same viewer, its frame links opened in this page. */
+class DiffOutput extends Widget implements IRenderMime.IRenderer {
+  constructor(private readonly openFrame: (frame: Frame, from: HTMLElement) => void) {
+    super();
+    this.addClass("jp-SymdebugDiffOutput");
+  }
+
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const data = model.data[DIFF_MIME_TYPE] as unknown as DiffDocument;
+    render(this.node, data, { deepLinks: false, openFrame: (frame) => this.openFrame(frame, this.node) });
   }
 }
 
@@ -173,7 +189,7 @@ async function exportReport(app: JupyterFrontEnd, tracker: INotebookTracker): Pr
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: "symdebug:plugin",
-  description: "symdebug's session viewer in notebook outputs, with jump to source and HTML export.",
+  description: "symdebug's session and diff viewer in notebook outputs, with jump to source and HTML export.",
   autoStart: true,
   requires: [IRenderMimeRegistry, INotebookTracker, IDocumentManager],
   optional: [ICommandPalette],
@@ -188,13 +204,22 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const live = liveViewIn(tracker);
     // Rank -20 puts the viewer before ipywidgets' view (-10: an explorer's output holds both;
     // the viewer hands over to the widget while it lives) and text/html (the report in an
-    // iframe, for other frontends).
+    // iframe, for other frontends). A diff's output holds its document and that iframe too.
     registry.addFactory(
       {
         safe: true,
         mimeTypes: [MIME_TYPE],
         defaultRank: RANK,
         createRenderer: (options) => new SessionOutput(options, open, live),
+      },
+      RANK,
+    );
+    registry.addFactory(
+      {
+        safe: true,
+        mimeTypes: [DIFF_MIME_TYPE],
+        defaultRank: RANK,
+        createRenderer: () => new DiffOutput(open),
       },
       RANK,
     );

@@ -136,52 +136,176 @@ function y(e) {
 function b(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function x(e, t, n, r, i = 10) {
+function te(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function S(e) {
+function x(e) {
 	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
 }
-var C = /* @__PURE__ */ new WeakMap();
-function w(e, t, n) {
-	let r = C.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), C.set(e, r)), r.get(n);
+var S = /* @__PURE__ */ new WeakMap();
+function C(e, t, n) {
+	let r = S.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), S.set(e, r)), r.get(n);
 }
-function te(e, t) {
-	return t === null ? void 0 : w(e.guards, (e) => e.id, t);
+function ne(e, t) {
+	return t === null ? void 0 : C(e.guards, (e) => e.id, t);
 }
-function ne(e, t, n) {
-	return w(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
+function re(e, t, n) {
+	return C(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
-function T(e, t) {
-	return t === null ? void 0 : w(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+function ie(e, t) {
+	return t === null ? void 0 : C(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
 }
-function E(e, t) {
+function w(e, t) {
 	return t.symbols.map((n) => {
-		let r = ne(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${S(r)}` : n;
+		let r = re(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${x(r)}` : n;
 	});
 }
-function re(e, t) {
+function ae(e, t) {
 	return e.recompiles.filter((e) => t.has(e.compile_id));
 }
+// src/sorting.ts
+function oe(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : f(String(e), String(t));
+}
+function T(e, t, n) {
+	let r = e.map((e, t) => ({
+		item: e,
+		index: t
+	})), i = t.column;
+	if (i === null) return r;
+	let a = t.descending ? -1 : 1;
+	return r.sort((e, t) => a * oe(n(e.item, i), n(t.item, i)) || e.index - t.index);
+}
+function se(e, t) {
+	return {
+		column: t,
+		descending: e.column === t && !e.descending
+	};
+}
+function E(e, t) {
+	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
+}
+// src/diffmodel.ts
+var ce = [
+	"title",
+	"filename",
+	"status",
+	"compiles_before",
+	"compiles_after",
+	"change",
+	"regressed"
+];
+function D(e) {
+	return e.regressions.length > 0;
+}
+function le(e) {
+	let t = e.compiles_after - e.compiles_before;
+	return t > 0 ? `+${t}` : String(t);
+}
+function ue(e, t) {
+	switch (t) {
+		case "change": return e.compiles_after - e.compiles_before;
+		case "regressed": return +!!D(e);
+		default: return e[t];
+	}
+}
+function de(e, t) {
+	return T(e, t, ue);
+}
+var fe = [
+	[
+		"recompiles_added",
+		"recompile",
+		"added",
+		"recompiles added"
+	],
+	[
+		"recompiles_removed",
+		"recompile",
+		"removed",
+		"recompiles removed"
+	],
+	[
+		"specializations_added",
+		"specialization",
+		"added",
+		"specializations added"
+	],
+	[
+		"specializations_removed",
+		"specialization",
+		"removed",
+		"specializations removed"
+	],
+	[
+		"specializations_changed",
+		"specialization",
+		"changed",
+		"specializations with another cause"
+	],
+	[
+		"graph_breaks_added",
+		"graph_break",
+		"added",
+		"graph breaks added"
+	],
+	[
+		"graph_breaks_removed",
+		"graph_break",
+		"removed",
+		"graph breaks removed"
+	]
+];
+function pe(e) {
+	return fe.map(([t, n, r, i]) => ({
+		list: t,
+		kind: n,
+		change: r,
+		label: i,
+		items: e[t] ?? []
+	})).filter((e) => e.items.length > 0);
+}
+function me(e) {
+	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
+}
+function he(e) {
+	return [
+		O(e.compiles, "compile"),
+		O(e.recompiles, "recompile"),
+		O(e.graph_breaks, "graph break")
+	].join(", ");
+}
+function O(e, t) {
+	return `${e} ${t}${e === 1 ? "" : "s"}`;
+}
+function ge(e) {
+	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
+}
+function _e(e) {
+	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
+}
+function ve(e) {
+	return e.rank === null ? "pair" : String(e.rank);
+}
 // src/chart.ts
-var ie = "http://www.w3.org/2000/svg", D = 720, O = 300, k = 96, A = 36, j = 608, ae = 212, M = "#cf222e", N = "#0969da", oe = "#bc4c00", P = "#57606a";
-function F(e, t, n) {
-	let r = document.createElementNS(ie, e);
+var ye = "http://www.w3.org/2000/svg", k = 720, A = 300, j = 96, M = 36, N = 608, be = 212, P = "#cf222e", F = "#0969da", xe = "#bc4c00", I = "#57606a";
+function L(e, t, n) {
+	let r = document.createElementNS(ye, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function I(e, ...t) {
-	let n = F("g", e);
+function R(e, ...t) {
+	let n = L("g", e);
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function se(e) {
+function Se(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort(f).concat("recompile");
 }
-function ce(e, t, n = 6) {
+function Ce(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -192,98 +316,98 @@ function ce(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function L(e) {
+function we(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : j / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : N / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: ce(n, r).map((e) => [i(e), String(e)])
+			ticks: Ce(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => k + (e + .5) / Math.max(t, 1) * j, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => j + (e + .5) / Math.max(t, 1) * N, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function R(e) {
+function Te(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function z(e, t) {
-	let n = e.ticks.map(([e, t]) => I({ class: "tick" }, F("line", {
+function Ee(e, t) {
+	let n = e.ticks.map(([e, t]) => R({ class: "tick" }, L("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: P
-	}), F("text", {
+		stroke: I
+	}), L("text", {
 		x: e,
 		y: 264,
 		"font-size": 11,
 		"text-anchor": "middle"
 	}, t)));
-	return I({ "data-axis": "x" }, F("line", {
-		x1: k,
+	return R({ "data-axis": "x" }, L("line", {
+		x1: j,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: P
-	}), ...n, F("text", {
+		stroke: I
+	}), ...n, L("text", {
 		x: 400,
 		y: 292,
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, t));
 }
-function B(e, t) {
-	let n = e.map((e) => I({ class: "tick" }, F("line", {
+function De(e, t) {
+	let n = e.map((e) => R({ class: "tick" }, L("line", {
 		x1: 92,
 		x2: 704,
 		y1: t(e),
 		y2: t(e),
 		stroke: "#eaeef2"
-	}), F("text", {
+	}), L("text", {
 		x: 88,
 		y: t(e) + 4,
 		"font-size": 11,
 		"text-anchor": "end"
 	}, e)));
-	return I({ "data-axis": "y" }, F("line", {
-		x1: k,
-		x2: k,
-		y1: A,
+	return R({ "data-axis": "y" }, L("line", {
+		x1: j,
+		x2: j,
+		y1: M,
 		y2: 248,
-		stroke: P
-	}), ...n, F("text", {
+		stroke: I
+	}), ...n, L("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function V(e, t, n = 4) {
-	return F("path", {
+function z(e, t, n = 4) {
+	return L("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: oe,
+		stroke: xe,
 		"stroke-width": 1.5
 	});
 }
-function H() {
+function Oe() {
 	let e = [
-		[F("circle", {
+		[L("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: N
+			stroke: F
 		}), "predicted entry"],
-		[V(6, -4), "entry that served (re-run)"],
-		[F("line", {
+		[z(6, -4), "entry that served (re-run)"],
+		[L("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
 			y2: 2,
-			stroke: M,
+			stroke: P,
 			"stroke-width": 2
 		}), "recompiled"]
 	], t = [
@@ -291,91 +415,91 @@ function H() {
 		130,
 		320
 	];
-	return I({
+	return R({
 		"data-legend": "",
-		transform: `translate(${k} 16)`
-	}, ...e.map(([e, n], r) => I({ transform: `translate(${t[r]} 0)` }, e, F("text", {
+		transform: `translate(${j} 16)`
+	}, ...e.map(([e, n], r) => R({ transform: `translate(${t[r]} 0)` }, e, L("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function U(e, t) {
+function B(e, t) {
 	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
 }
-function W() {
-	return I({
+function ke() {
+	return R({
 		"data-tooltip": "",
 		visibility: "hidden",
 		"pointer-events": "none"
-	}, F("rect", {
+	}, L("rect", {
 		rx: 4,
 		fill: "#1f2328",
 		"fill-opacity": .9,
 		height: 22
-	}), F("text", {
+	}), L("text", {
 		"font-size": 11,
 		fill: "white",
 		x: 6,
 		y: 15
 	}));
 }
-function G(e, t, n, r) {
+function Ae(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), D - o);
+	let s = Math.min(Math.max(n - o / 2, 0), k - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function le(e, t, n, r) {
-	let i = I({
+function je(e, t, n, r) {
+	let i = R({
 		class: "point",
 		"data-point": t
 	});
-	e.recompiled[t] && i.appendChild(F("line", {
+	e.recompiled[t] && i.appendChild(L("line", {
 		x1: n,
 		x2: n,
-		y1: A,
+		y1: M,
 		y2: 248,
-		stroke: M,
+		stroke: P,
 		"stroke-opacity": .4
-	})), i.appendChild(F("circle", {
+	})), i.appendChild(L("circle", {
 		cx: n,
 		cy: r(e.predicted[t]),
 		r: 4,
 		fill: "none",
-		stroke: N
+		stroke: F
 	}));
 	let a = e.actual[t];
-	a != null && i.appendChild(V(n, r(a)));
-	let o = F("rect", {
+	a != null && i.appendChild(z(n, r(a)));
+	let o = L("rect", {
 		x: n - 6,
-		y: A,
+		y: M,
 		width: 12,
-		height: ae,
+		height: be,
 		fill: "transparent"
 	});
-	return o.appendChild(F("title", {}, U(e, t))), i.appendChild(o), i;
+	return o.appendChild(L("title", {}, B(e, t))), i.appendChild(o), i;
 }
-function ue(e) {
-	let t = se(e), n = R(t), r = L(e), i = F("svg", {
-		width: D,
-		height: O,
-		viewBox: `0 0 ${D} ${O}`,
+function Me(e) {
+	let t = Se(e), n = Te(t), r = we(e), i = L("svg", {
+		width: k,
+		height: A,
+		viewBox: `0 0 ${k} ${A}`,
 		"data-chart": "sweep"
 	});
-	i.append(z(r, e.axis ?? "point"), B(t, n), H());
-	let a = W();
+	i.append(Ee(r, e.axis ?? "point"), De(t, n), Oe());
+	let a = ke();
 	return e.x.forEach((t, o) => {
-		let s = le(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => G(a, U(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = je(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => Ae(a, B(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/panes.ts
-var K = 24;
-function q(t, n, r = `${t.filename}:${t.lineno}`) {
+var V = 24;
+function H(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -386,7 +510,7 @@ function q(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function de(t, n, r = {}) {
+function Ne(t, n, r = {}) {
 	let i = e("div");
 	for (let a of m(t)) {
 		let o = {
@@ -395,7 +519,7 @@ function de(t, n, r = {}) {
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, q(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, H(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -415,27 +539,27 @@ function de(t, n, r = {}) {
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of re(t, u)) i.appendChild(fe(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(he(e, r));
+		for (let e of ae(t, u)) i.appendChild(Pe(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Le(e, r));
 	}
 	return i;
 }
-function fe(t, n, r, i = {}) {
+function Pe(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), pe(t, n, r, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Fe(t, n, r, i), G(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function pe(n, r, i, a) {
+function Fe(n, r, i, a) {
 	let o = r.sources.map((e) => {
 		let t = _(n, e)?.user_name;
 		return t ? `${t} (${e})` : e;
-	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = te(n, r.guard), l = T(n, r.specialization);
-	return c ? t(s, me(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = ne(n, r.guard), l = ie(n, r.specialization);
+	return c ? t(s, Ie(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function me(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = E(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function Ie(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = w(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
@@ -443,10 +567,10 @@ function me(t, n, r, i) {
 			guard: n.id
 		})
 	}, n.expr)];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", H(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function he(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+function Le(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? H(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
@@ -455,18 +579,18 @@ function he(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = X(t.fixes);
+	let o = G(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function ge(e) {
+function Re(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function _e(t) {
+function ze(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function ve(t, n) {
+function Be(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -476,9 +600,9 @@ function ve(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, S(i)), e("td", {}, ge(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, x(i)), e("td", {}, Re(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of _e(t)) r.appendChild(e);
+	for (let e of ze(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -490,7 +614,7 @@ function ve(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function ye(t, n, i, a = {}) {
+function Ve(t, n, i, a = {}) {
 	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -503,9 +627,9 @@ function ye(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, s("cause", p(t.guards, (e) => e.cause)), s("status", p(t.guards, (e) => e.status)), s("compile", p(t.guards, (e) => e.compile_id)), s("phase", p(t.guards, (e) => e.phase)), l, e("span", {
 		class: "muted",
 		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), be(t, d, n, i, a));
+	}, `${d.length} of ${t.guards.length} guards`)), He(t, d, n, i, a));
 }
-function be(t, n, r, i, a) {
+function He(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -516,17 +640,17 @@ function be(t, n, r, i, a) {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
 	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = x(l.scrollTop, l.clientHeight || 480, K, n.length);
-		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => xe(t, e, r, i, a)), J((n.length - o) * K));
+		let [e, o] = te(l.scrollTop, l.clientHeight || 480, V, n.length);
+		c.replaceChildren(U(e * V), ...n.slice(e, o).map((e) => Ue(t, e, r, i, a)), U((n.length - o) * V));
 	};
 	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
-function J(t) {
+function U(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function xe(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${ke(o.filename)}:${o.lineno}` : "", c = E(t, n).join("; ");
+function Ue(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Qe(o.filename)}:${o.lineno}` : "", c = w(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
@@ -534,50 +658,50 @@ function xe(t, n, r, i, a) {
 	}, e("td", {}, n.compile_id), e("td", { title: n.expr }, n.expr), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? H(o, a, s) : s : ""));
 }
-function Se(t, n, r, i = {}) {
+function We(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, H(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ce(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), X(a.fixes), e("p", { class: "muted" }, `link: ${b({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ge(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), G(a.fixes), e("p", { class: "muted" }, `link: ${b({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function Ce(t, n) {
+function Ge(t, n) {
 	if (!n.symbols.length) return null;
-	let r = E(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = w(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function Y(t) {
+function W(t) {
 	let n = o(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
 	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function X(t, n = t.length) {
+function G(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Y)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Y), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(W)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(W), a);
 }
-function we(t, n, i, a = {}) {
-	let o = h(t), s = n.source ?? o[0] ?? "", c = g(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${v(t, n.compile_id)}`), Z(n.steps, i, a), X(n.fixes)));
+function Ke(t, n, i, a = {}) {
+	let o = h(t), s = n.source ?? o[0] ?? "", c = g(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${v(t, n.compile_id)}`), K(n.steps, i, a), G(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
 		let n = _(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${v(t, l.compile_id)}`) : null, Z(l?.steps ?? [], i, a), X(l?.fixes ?? []), ...u);
+	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${v(t, l.compile_id)}`) : null, K(l?.steps ?? [], i, a), G(l?.fixes ?? []), ...u);
 }
-function Z(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Te(t, n, r))));
+function K(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, qe(t, n, r))));
 }
-function Te(t, n, r) {
+function qe(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, H(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -586,37 +710,331 @@ function Te(t, n, r) {
 		})
 	}, t.text);
 }
-function Ee(t) {
+function Je(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(De(e));
+	for (let e of t.kernels) n.appendChild(Ye(e));
 	return n;
 }
-function De(t) {
+function Ye(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), Oe(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), Xe(t.source));
 }
-function Oe(t) {
+function Xe(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function Q(t) {
+function Ze(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, ue(t)));
+		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Me(t)));
 	}
 	return r;
 }
-function ke(e) {
+function Qe(e) {
 	return e.split("/").pop() ?? e;
 }
+// src/diff.ts
+var $e = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function et(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [tt(n), J(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(nt(t, n, r));
+	});
+}
+function q(t) {
+	return e("span", {
+		class: `badge verdict ${t ? "regressed" : "ok"}`,
+		"data-regressed": String(t)
+	}, t ? "REGRESSED" : "no regression");
+}
+function tt(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), q(t.regressed));
+}
+function J(t, n) {
+	return t.length ? e("ul", {
+		class: "notes",
+		"data-notes": n
+	}, ...t.map((t) => e("li", {}, t))) : null;
+}
+function nt(n, r, i) {
+	let a = e("section", {
+		class: "run",
+		"data-run": ve(n),
+		"data-regressed": String(n.regressed)
+	}), o = {
+		sort: {
+			column: null,
+			descending: !1
+		},
+		selected: null
+	}, s = () => {
+		a.replaceChildren(), t(a, rt(n, r, o, c, i));
+	}, c = (e) => {
+		o = {
+			...o,
+			...e
+		}, s();
+	};
+	return s(), a;
+}
+function rt(t, n, r, i, a) {
+	let o = t.frames.length ? [at(t.frames, r, i), st(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+	return [
+		e("h2", {}, _e(t), " ", q(t.regressed)),
+		e("div", { class: "sides" }, Y(t.before, "before"), Y(t.after, "after")),
+		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
+		J(t.notes, `run ${n}`),
+		...o
+	];
+}
+function Y(t, n) {
+	let r = ge(t);
+	return e("div", {
+		class: "side",
+		"data-side": n
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, he(t)), r ? e("div", {
+		class: "problems",
+		"data-problems": ""
+	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
+}
+var it = {
+	title: "frame",
+	filename: "file",
+	status: "status",
+	compiles_before: "compiles before",
+	compiles_after: "compiles after",
+	change: "change",
+	regressed: "regressed"
+};
+function at(t, n, r) {
+	let i = (e) => r({ sort: se(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
+		"data-col": t,
+		onclick: () => i(t)
+	}, it[t] + E(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ot(e, t, n.selected === t, () => r({ selected: t })));
+	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
+}
+function ot(t, n, r, i) {
+	let a = D(t), o = t.regressions.join("; ");
+	return e("tr", {
+		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
+		"data-frame-row": String(n),
+		"data-status": t.status,
+		"data-regressed": String(a),
+		onclick: i
+	}, e("td", {
+		title: t.title,
+		"data-col": "title"
+	}, t.title), e("td", {
+		title: t.filename,
+		"data-col": "filename"
+	}, t.filename), e("td", { "data-col": "status" }, e("span", { class: `status ${t.status}` }, t.status)), e("td", {
+		class: "count",
+		"data-col": "compiles_before"
+	}, t.compiles_before), e("td", {
+		class: "count",
+		"data-col": "compiles_after"
+	}, t.compiles_after), e("td", {
+		class: "count",
+		"data-col": "change"
+	}, le(t)), e("td", {
+		title: o,
+		"data-col": "regressed"
+	}, a ? `REGRESSED: ${o}` : ""));
+}
+function st(t, n, r) {
+	let i = n === null ? void 0 : t[n];
+	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
+		class: "frame-detail",
+		"data-frame-detail": String(n)
+	}, ...ct(i, r));
+}
+function ct(t, n) {
+	let r = pe(t);
+	return [
+		e("h3", {}, t.title),
+		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
+		t.regressions.length ? e("ul", {
+			class: "regressions",
+			"data-regressions": ""
+		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
+		...r.map((e) => lt(e, n)),
+		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
+	];
+}
+function lt(t, n) {
+	return e("div", {
+		class: "group",
+		"data-group": t.list
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => ut(e, t.change, n)));
+}
+function ut(t, n, r) {
+	let i = me(t), a = t.line;
+	return e("div", {
+		class: "item",
+		"data-item-kind": t.kind,
+		"data-change": n
+	}, e("div", {}, t.cause ? e("span", {
+		class: `cause ${t.cause}`,
+		"data-cause": t.cause
+	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
+		class: "muted",
+		"data-count": String(t.count)
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", H(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+}
 // src/styles.ts
-var Ae = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", $ = [
+var dt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", ft = [
+	["compiles", "compiles"],
+	["recompiles", "recompiles"],
+	["graph_breaks", "graph breaks"]
+];
+function X(e) {
+	return e.user_name || e.source;
+}
+function pt(e) {
+	return p(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+}
+function mt(e) {
+	return p(e.flatMap((e) => e.specializations), X);
+}
+function ht(e) {
+	let t = e.some((e) => e.error !== null);
+	return [
+		{
+			key: "name",
+			label: "workload",
+			kind: "name"
+		},
+		...ft.map(([e, t]) => ({
+			key: e,
+			label: t,
+			kind: "count"
+		})),
+		...pt(e).map((e) => ({
+			key: `cause:${e}`,
+			label: e,
+			kind: "cause"
+		})),
+		...mt(e).map((e) => ({
+			key: `dim:${e}`,
+			label: e,
+			kind: "dim"
+		})),
+		...t ? [{
+			key: "error",
+			label: "error",
+			kind: "error"
+		}] : []
+	];
+}
+function gt(e, t) {
+	return e.specializations.filter((e) => X(e) === t);
+}
+function Z(e, t) {
+	let n = gt(e, t);
+	return {
+		text: [...new Set(n.map((e) => e.cause))].join(", "),
+		title: n.map(_t).join("\n")
+	};
+}
+function _t(e) {
+	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
+	return `${e.frame}: ${X(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
+}
+function Q(e, t) {
+	switch (t.kind) {
+		case "name": return e.name;
+		case "count": return String(e[t.key]);
+		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
+		case "dim": return Z(e, t.key.slice(4)).text;
+		default: return e.error ?? "";
+	}
+}
+function vt(e, t) {
+	let n = Q(e, t);
+	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
+}
+function yt(e, t) {
+	return T(e, t, vt);
+}
+var bt = /^[^/?#]*:/, xt = /[\u0000-\u001f\u007f]/;
+function St(e) {
+	return !e || xt.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || bt.test(e) ? null : e;
+}
+// src/suite.ts
+var Ct = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n";
+function wt(t, n) {
+	t.setAttribute("data-view", "suite");
+	let r = ht(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+		column: null,
+		descending: !1
+	}, o = () => {
+		i.replaceChildren(Et(n.workloads, r, a, (e) => {
+			a = se(a, e), o();
+		}));
+	};
+	o(), t.append(Tt(n), i);
+}
+function Tt(t) {
+	let n = t.workloads.filter((e) => e.error !== null).length;
+	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
+		class: "muted",
+		"data-torch": t.torch
+	}, `torch ${t.torch || "(unknown)"}`));
+}
+function Et(t, n, r, i) {
+	let a = e("tr", {}, ...n.map((t) => e("th", {
+		"data-col": t.key,
+		title: Dt(t),
+		onclick: () => i(t)
+	}, t.label + E(r, t)))), o = yt(t, r).map(({ item: e, index: t }) => Ot(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, a), e("tbody", {}, ...o));
+}
+function Dt(e) {
+	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
+}
+function Ot(t, n, r) {
+	let i = t.error !== null;
+	return e("tr", {
+		class: i ? "failed" : "",
+		"data-workload-row": String(n),
+		"data-workload": t.name,
+		"data-error": String(i)
+	}, ...r.map((e) => kt(t, e)));
+}
+function kt(t, n) {
+	switch (n.kind) {
+		case "name": return e("td", { "data-col": n.key }, At(t));
+		case "dim": {
+			let { text: r, title: i } = Z(t, n.key.slice(4));
+			return e("td", {
+				class: "dim",
+				title: i,
+				"data-col": n.key
+			}, r);
+		}
+		case "error": return e("td", {
+			class: "error",
+			"data-col": n.key
+		}, Q(t, n));
+		default: return e("td", {
+			class: "count",
+			"data-col": n.key
+		}, Q(t, n));
+	}
+}
+function At(t) {
+	let n = St(t.report);
+	if (n === null) return e("span", { "data-report": "none" }, t.name);
+	let r = e("a", { "data-report": n }, t.name);
+	return r.setAttribute("href", n), r;
+}
+// src/index.ts
+var jt = [
 	"overview",
 	"symbols",
 	"guards",
@@ -624,7 +1042,7 @@ var Ae = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 	"kernels",
 	"sizes"
 ];
-function je(e) {
+function Mt(e) {
 	let t = y(e), n = {
 		pane: "overview",
 		filter: {},
@@ -643,68 +1061,73 @@ function je(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : $.includes(t.pane) ? {
+	} : jt.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Me(t, r, i = {}) {
-	let o = a(r), s = e("div", { class: "sd" }), c = document.createElement("style");
-	c.textContent = Ae, n(t).append(c, s);
-	let l = i.deepLinks ?? !0, u = je(l && typeof location < "u" ? location.hash : ""), d = (e) => {
-		u = {
-			...u,
-			...e
-		}, l && typeof history < "u" && history.replaceState(null, "", Ne(u)), f();
-	}, f = () => {
-		let t = e("div", {
-			class: "pane",
-			"data-pane": u.pane
-		}, Fe(o, u, d, i));
-		s.replaceChildren(Ie(o), Le(u, d), e("div", { class: "main" }, t, Pe(o, u, d, i)));
-	};
-	f();
+function Nt(e, t, n = {}) {
+	"diff_version" in t ? et($(e, $e), t, n) : "suite_version" in t ? wt($(e, Ct), t) : Pt($(e), t, n);
 }
-function Ne(e) {
+function $(t, r = "") {
+	let i = e("div", { class: "sd" }), a = document.createElement("style");
+	return a.textContent = dt + r, n(t).append(a, i), i;
+}
+function Pt(t, n, r) {
+	let i = a(n), o = r.deepLinks ?? !0, s = Mt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
+		s = {
+			...s,
+			...e
+		}, o && typeof history < "u" && history.replaceState(null, "", Ft(s)), l();
+	}, l = () => {
+		let n = e("div", {
+			class: "pane",
+			"data-pane": s.pane
+		}, Lt(i, s, c, r));
+		t.replaceChildren(Rt(i), zt(s, c), e("div", { class: "main" }, n, It(i, s, c, r)));
+	};
+	l();
+}
+function Ft(e) {
 	return e.pane === "guards" && e.guard ? b({
 		pane: "guard",
 		id: e.guard
 	}) : b({ pane: e.pane });
 }
-function Pe(t, n, r, i) {
+function It(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, Se(t, n.guard, r, i));
+	}, We(t, n.guard, r, i));
 }
-function Fe(e, t, n, r) {
+function Lt(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return ve(e, n);
-		case "guards": return ye(e, t, n, r);
-		case "why": return we(e, t, n, r);
-		case "kernels": return Ee(e);
-		case "sizes": return Q(e);
-		default: return de(e, n, r);
+		case "symbols": return Be(e, n);
+		case "guards": return Ve(e, t, n, r);
+		case "why": return Ke(e, t, n, r);
+		case "kernels": return Je(e);
+		case "sizes": return Ze(e);
+		default: return Ne(e, n, r);
 	}
 }
-function Ie(t) {
+function Rt(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function Le(t, n) {
-	return e("nav", {}, ...$.map((r) => e("button", {
+function zt(t, n) {
+	return e("nav", {}, ...jt.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/patch.ts
-function Re(e, t) {
+function Bt(e, t) {
 	let n = e;
-	for (let e of t) n = ze(n, e);
+	for (let e of t) n = Vt(n, e);
 	return n;
 }
-function ze(e, t) {
+function Vt(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -712,7 +1135,7 @@ function ze(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var Be = { render({ model: t, el: n }) {
+var Ht = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -750,7 +1173,7 @@ var Be = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && m !== null) {
 			if (n.from !== h) return t.send({ type: "resend" });
-			m = Re(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
+			m = Bt(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
 		}
 	}, y = () => {
 		if (m === null) return;
@@ -759,7 +1182,7 @@ var Be = { render({ model: t, el: n }) {
 		s.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), Me(r, e, { deepLinks: !1 });
+		})), Nt(r, e, { deepLinks: !1 });
 	}, b = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -768,4 +1191,4 @@ var Be = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, i, r), _(), b(), p();
 } };
-export { Be as default };
+export { Ht as default };

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+from pathlib import Path
 from typing import Any
 
 from symdebug._torch.callee import callee_of
@@ -108,3 +109,49 @@ def frame_at_compile_start() -> tuple[Any, dict[str, Any] | None]:
             return receiver, module_globals if isinstance(module_globals, dict) else None
         frame = frame.f_back
     return None, None
+
+
+#: Files whose frames lie between the user's call and Dynamo's compile.
+_PASSED_THROUGH = ("contextlib.py", "functools.py")
+
+
+def _passed_through(filename: str) -> bool:
+    import torch
+
+    return filename.startswith(str(Path(torch.__file__).parent)) or filename.endswith(
+        _PASSED_THROUGH
+    )
+
+
+def _calling_frame() -> Any:
+    """The user's frame that called the frame whose compile starts, from the Python stack."""
+    frame: Any = sys._getframe(1)
+    while frame is not None and not _is_compile(frame.f_code):
+        frame = frame.f_back
+    while frame is not None and _passed_through(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
+
+
+def _is_compile(code: Any) -> bool:
+    return bool(code.co_name == _COMPILE[0] and code.co_filename.endswith(_COMPILE[1]))
+
+
+def with_calling_line(body: dict[str, Any]) -> dict[str, Any]:
+    """``dynamo_start``'s stack with the line that called the compiled frame put back.
+
+    torch 2.13's ``log_dynamo_start`` skips one frame too many (``CapturedTraceback.extract(
+    skip=4 + skip)`` counts for the frame ``log_dynamo_start`` itself once added), so the
+    innermost caller is missing from every ``dynamo_start`` stack: a compiled function
+    called at module level has no caller at all.  Live, the Python stack still holds it.
+    """
+    stack = body.get("stack")
+    caller = _calling_frame()
+    if not isinstance(stack, list) or not stack or caller is None:
+        return body
+    said = {"line": caller.f_lineno, "name": caller.f_code.co_name}
+    above = stack[-2] if len(stack) > 1 else {}
+    if isinstance(above, dict) and all(above.get(k) == v for k, v in said.items()):
+        return body  # torch kept it (a torch release that fixed the skip)
+    frame = {**said, "filename": caller.f_code.co_filename}
+    return {**body, "stack": [*stack[:-1], frame, stack[-1]]}

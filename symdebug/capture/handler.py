@@ -101,6 +101,8 @@ class CaptureHandler(logging.Handler):
         if name == "artifact":
             name = f"artifact:{body.get('name', '?')}"
         key = _compile_key(metadata)
+        if name == "dynamo_start" and isinstance(body, dict):
+            body = dynamo_graph.with_calling_line(body)
         if name == "dynamo_start" and key is not None and key.attempt == 0:
             self._remember_frame_start(key)
         body = slim_body(name, body) if isinstance(body, dict) else body

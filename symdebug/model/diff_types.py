@@ -72,6 +72,9 @@ class FrameDiff:
     recompiles_removed: list[DiffItem] = field(default_factory=list)
     specializations_added: list[DiffItem] = field(default_factory=list)
     specializations_removed: list[DiffItem] = field(default_factory=list)
+    #: Inputs constant on both sides for another reason (the item has the new cause; its
+    #: text says the old one): neither gained nor lost.
+    specializations_changed: list[DiffItem] = field(default_factory=list)
     graph_breaks_added: list[DiffItem] = field(default_factory=list)
     graph_breaks_removed: list[DiffItem] = field(default_factory=list)
     #: Why the frame regressed (``compiles 2 -> 5``, ``new specialization of n``); empty

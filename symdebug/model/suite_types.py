@@ -75,3 +75,9 @@ class SuiteFacts:
 def suite_document(facts: SuiteFacts) -> dict[str, Any]:
     """``suite.json``: ``suite_version``, then every field of the facts."""
     return {"suite_version": SUITE_VERSION, **dataclasses.asdict(facts)}
+
+
+def workload_from_dict(row: dict[str, Any]) -> WorkloadResult:
+    """A row as :func:`dataclasses.asdict` wrote it, read back."""
+    specializations = [SuiteSpecialization(**s) for s in row.get("specializations", [])]
+    return WorkloadResult(**{**row, "specializations": specializations})

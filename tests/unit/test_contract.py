@@ -1,11 +1,13 @@
-"""The document contract generated from the dataclasses: the committed schema and TypeScript
-are up to date, the schema accepts what the serializer writes and refuses wrong documents, and
-the one wire format (report, notebook output, widget) restores that document exactly."""
+"""The document contracts generated from the dataclasses: the committed schemas and TypeScript
+(the session's, the diff's and the suite's) are up to date, each schema accepts what its writer
+writes and refuses wrong documents, and the one wire format (report, notebook output, widget)
+restores the session document exactly."""
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,10 +15,13 @@ from typing import Any, Literal
 
 import jsonschema
 import pytest
+from view_samples import regressed_diff, suite
 
 import symdebug
 from symdebug.model import contract
+from symdebug.model.diff_types import DIFF_MIME_TYPE, DIFF_VERSION, diff_document
 from symdebug.model.serialize import MIME_TYPE, SCHEMA_VERSION, facts_to_dict, json_schema
+from symdebug.model.suite_types import SUITE_VERSION, suite_document
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -82,11 +87,41 @@ def document(facts: Facts) -> dict[str, Any]:
     return json.loads(json.dumps(facts_to_dict(facts)))
 
 
+def stale_files(root: Path) -> list[str]:
+    """The generated files under ``root`` that differ from what the dataclasses give."""
+    return [
+        relative
+        for relative, text in contract.generated().items()
+        if not (root / relative).is_file() or (root / relative).read_text(encoding="utf-8") != text
+    ]
+
+
 def test_committed_files_are_generated_from_the_dataclasses() -> None:
-    for relative, text in contract.generated().items():
-        committed = (ROOT / relative).read_text(encoding="utf-8")
-        assert committed == text, f"{relative} is stale: run `make contract`"
+    assert stale_files(ROOT) == [], "stale generated files: run `make contract`"
     assert json_schema() == json.loads(contract.generated()[contract.SCHEMA_PATH])
+
+
+def test_every_document_is_generated_and_checked_by_the_makefile() -> None:
+    paths = [p for d in contract.DOCUMENTS for p in (d.schema_path, d.ts_path)]
+    assert list(contract.generated()) == paths and len(paths) == 6
+    assert paths[:2] == [contract.SCHEMA_PATH, contract.TS_PATH]
+    # `make viewer-check` compares $(GENERATED) with a fresh build: each file must be listed.
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    (listed,) = re.findall(r"^GENERATED := (.*)$", makefile, re.MULTILINE)
+    assert listed.split() == paths
+
+
+@pytest.mark.parametrize(
+    "spoiled", [p for d in contract.DOCUMENTS for p in (d.schema_path, d.ts_path)]
+)
+def test_a_stale_generated_file_is_found(tmp_path: Path, spoiled: str) -> None:
+    for document in contract.DOCUMENTS:
+        (tmp_path / document.schema_path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / document.ts_path).parent.mkdir(parents=True, exist_ok=True)
+    assert len(contract.write(tmp_path)) == 6 and stale_files(tmp_path) == []
+    path = tmp_path / spoiled
+    path.write_text(path.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert stale_files(tmp_path) == [spoiled]
 
 
 def test_schema_validates_a_real_session(traced: symdebug.Session) -> None:
@@ -224,3 +259,74 @@ def test_mime_type_names_the_schema_version() -> None:
     from symdebug.renderers.notebook import MIME_TYPE as NOTEBOOK_MIME
 
     assert NOTEBOOK_MIME == MIME_TYPE == f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
+
+
+def _schema_of(document: contract.Document) -> dict[str, Any]:
+    """The committed schema of a document (the generated one: the tests above keep them equal)."""
+    schema: dict[str, Any] = json.loads((ROOT / document.schema_path).read_text(encoding="utf-8"))
+    return schema
+
+
+def test_diff_and_suite_documents_validate_against_their_schemas() -> None:
+    diff = json.loads(json.dumps(diff_document(regressed_diff())))
+    jsonschema.Draft202012Validator.check_schema(_schema_of(contract.DIFF))
+    jsonschema.validate(diff, _schema_of(contract.DIFF))
+    assert diff["diff_version"] == DIFF_VERSION and diff["runs"][0]["frames"][0]["regressions"]
+    sweep = json.loads(json.dumps(suite_document(suite())))
+    jsonschema.validate(sweep, _schema_of(contract.SUITE))
+    assert sweep["suite_version"] == SUITE_VERSION and sweep["workloads"][2]["error"]
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d.update(diff_version=DIFF_VERSION + 1),
+        lambda d: d["runs"][0]["frames"][0].update(status="changed"),  # not a FrameStatus
+        lambda d: d["runs"][0]["frames"][0]["recompiles_added"][0].update(count="3"),
+        lambda d: d["runs"][0]["frames"][0]["recompiles_added"][0]["line"].pop("lineno"),
+        lambda d: d["runs"][0]["before"].update(kind="folder"),  # not a SideKind
+        lambda d: d["runs"][0].update(rank="0"),
+        lambda d: d["runs"][0]["frames"][0].update(regressed=True),  # a property, not a field
+        lambda d: d.pop("notes"),
+    ],
+)
+def test_diff_schema_refuses_a_wrong_document(spoil: Any) -> None:
+    hostile = json.loads(json.dumps(diff_document(regressed_diff())))
+    spoil(hostile)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(hostile, _schema_of(contract.DIFF))
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d.update(suite_version=SUITE_VERSION + 1),
+        lambda d: d["workloads"][0]["causes"].update(user_branch="2"),
+        lambda d: d["workloads"][0]["specializations"][0]["values"].append(1.5),
+        lambda d: d["workloads"][0].update(report=3),
+        lambda d: d["workloads"][0].pop("error"),
+    ],
+)
+def test_suite_schema_refuses_a_wrong_document(spoil: Any) -> None:
+    hostile = json.loads(json.dumps(suite_document(suite())))
+    spoil(hostile)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(hostile, _schema_of(contract.SUITE))
+
+
+def test_diff_and_suite_typescript_name_their_versions_and_mime_type() -> None:
+    files = contract.generated()
+    diff, sweep = files[contract.DIFF.ts_path], files[contract.SUITE.ts_path]
+    assert f"export const DIFF_VERSION = {DIFF_VERSION};\n" in diff
+    assert f"export const DIFF_MIME_TYPE = {json.dumps(DIFF_MIME_TYPE)};\n" in diff
+    assert 'export type FrameStatus = "matched" | "added" | "removed";' in diff
+    assert "export interface DiffDocument {\n  diff_version: number;\n" in diff
+    assert "  line: Frame | null;\n" in diff and "export interface Frame {" in diff
+    assert f"export const SUITE_VERSION = {SUITE_VERSION};\n" in sweep and "MIME" not in sweep
+    assert "export interface SuiteDocument {\n  suite_version: number;\n" in sweep
+    assert "  values: (number | string)[];\n" in sweep and "  report: string | null;\n" in sweep
+    schema = json.loads(files[contract.DIFF.schema_path])
+    assert (
+        schema["$id"] == f"symdebug-diff-v{DIFF_VERSION}"
+        and schema["required"][0] == "diff_version"
+    )

@@ -1,0 +1,93 @@
+"""One workload of a suite run on a Dask worker: the files shipped, the same worker there.
+
+``remote_workload`` runs on the worker (which needs symdebug): it writes the workload file
+under its own name, and the scripts it names, in a temporary folder, runs the workload as a
+local run does, and returns the row and the report, which the parent writes.  Rows are
+alike wherever they ran.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from symdebug.model.suite_types import WorkloadResult, workload_from_dict
+from symdebug.runs.suite_files import Suite, SuiteError, Workload, first_line, write_row
+from symdebug.runs.suite_local import failed_row, run_local
+
+#: How long to wait for a Dask scheduler to answer.
+DASK_CONNECT_SECONDS = 20
+
+
+def remote_workload(
+    sources: dict[str, str], file_name: str, workload: dict[str, Any], suite: dict[str, Any]
+) -> tuple[dict[str, Any], bytes]:
+    """On a Dask worker: the shipped files in a folder of their own, the workload run there.
+
+    Returns the row and the report's bytes; the folder is gone afterwards.  The workload
+    file keeps its name, so rows are alike wherever they ran.
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="symdebug-suite-") as folder:
+        root = Path(folder)
+        for relative, text in sources.items():
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            (root / relative).write_text(text, encoding="utf-8")
+        here = Suite(root / file_name, [], root / "out", suite["timeout"], suite["env"])
+        chosen = Workload(**workload)
+        row = run_local(here, chosen)
+        report = here.out / chosen.report
+        return dataclasses.asdict(row), report.read_bytes() if report.is_file() else b""
+
+
+def _client(address: str) -> Any:
+    """A client of the scheduler at ``address``; a clear error when none answers."""
+    from distributed import Client
+
+    connect: Any = Client  # distributed ships no type hints
+    try:
+        return connect(address, timeout=f"{DASK_CONNECT_SECONDS}s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SuiteError(
+            f"no Dask scheduler answered at {address} within {DASK_CONNECT_SECONDS} s "
+            f"({first_line(error)})"
+        ) from None
+
+
+def _received(suite: Suite, workload: Workload, future: Any) -> WorkloadResult:
+    """A Dask result written here as a local run writes it: the report, then the row."""
+    try:
+        row, report = future.result()
+    except Exception as error:  # noqa: BLE001 - the worker died: that workload's row says so
+        return failed_row(workload, f"the Dask worker failed: {first_line(error)}")
+    if report:
+        (suite.out / workload.report).write_bytes(report)
+    result = workload_from_dict(row)
+    if result.error is None:
+        write_row(suite.out, workload.report, result)
+    return result
+
+
+def on_dask(suite: Suite, todo: list[Workload], address: str) -> Iterator[WorkloadResult]:
+    """Each workload on a worker of the cluster at ``address``, rows as they finish."""
+    from distributed import as_completed
+
+    completed: Any = as_completed  # distributed ships no type hints
+
+    client = _client(address)
+    try:
+        sources, options = suite.sources(), {"timeout": suite.timeout, "env": suite.env}
+        futures = {
+            client.submit(
+                remote_workload, sources, suite.file.name, dataclasses.asdict(w), options,
+                pure=False,
+            ): w
+            for w in todo
+        }  # fmt: skip
+        for future in completed(futures):
+            yield _received(suite, futures[future], future)
+    finally:
+        client.close()
