@@ -19,7 +19,8 @@ from symdebug.cli import main
 from symdebug.loading import MultiRankSession
 
 RANKS = 3
-FRAME = f"step ({PROGRAMS / 'ranks_job.py'}:8)"
+STEP_LINE = (PROGRAMS / "ranks_job.py").read_text().splitlines().index("def step(x):") + 1
+FRAME = f"step ({PROGRAMS / 'ranks_job.py'}:{STEP_LINE})"
 
 
 def _free_port() -> int:
