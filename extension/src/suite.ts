@@ -13,7 +13,19 @@ export const SUITE_STYLES = `
 .sd table.suite tr.failed td { background: #ffebe9; }
 .sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }
 .sd table.suite td.dim { cursor: help; }
+.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }
+.sd table.suite td.dim.hit { background: #ffe2cc; }
+.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }
 `;
+
+/** The header above each group of columns: what a reader looks for in it. */
+const GROUPS: Record<SuiteColumn["kind"], string> = {
+  name: "",
+  count: "totals",
+  cause: "recompiles by cause",
+  dim: "inputs made constants (why)",
+  error: "",
+};
 
 /** Draw the suite into `root` (already styled: index.ts `render` made it). */
 export function renderSuite(root: HTMLElement, suite: SuiteDocument): void {
@@ -61,7 +73,23 @@ function matrix(
     ),
   );
   const rows = sortWorkloads(workloads, sort).map(({ item, index }) => workloadRow(item, index, columns));
-  return h("table", { class: "suite" }, h("thead", {}, head), h("tbody", {}, ...rows));
+  return h("table", { class: "suite" }, h("thead", {}, groupRow(columns), head), h("tbody", {}, ...rows));
+}
+
+/** One header cell over each run of columns of a kind ("recompiles by cause", ...). */
+function groupRow(columns: SuiteColumn[]): HTMLElement {
+  const cells: HTMLElement[] = [];
+  let i = 0;
+  while (i < columns.length) {
+    const kind = columns[i].kind;
+    let span = 1;
+    while (i + span < columns.length && columns[i + span].kind === kind) span++;
+    const cell = h("th", { "data-group": kind }, GROUPS[kind]);
+    (cell as HTMLTableCellElement).colSpan = span;
+    cells.push(cell);
+    i += span;
+  }
+  return h("tr", { class: "groups" }, ...cells);
 }
 
 /** What a column counts or shows, for its header's tooltip. */
@@ -91,7 +119,11 @@ function cell(workload: WorkloadResult, column: SuiteColumn): HTMLElement {
       return h("td", { "data-col": column.key }, nameLink(workload));
     case "dim": {
       const { text, title } = dimensionCell(workload, column.key.slice("dim:".length));
-      return h("td", { class: "dim", title, "data-col": column.key }, text);
+      return h("td", { class: text ? "dim hit" : "dim", title, "data-col": column.key }, text);
+    }
+    case "cause": {
+      const text = cellText(workload, column);
+      return h("td", { class: text ? "count hit" : "count", "data-col": column.key }, text);
     }
     case "error":
       return h("td", { class: "error", "data-col": column.key }, cellText(workload, column));

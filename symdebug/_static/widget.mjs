@@ -178,13 +178,13 @@ function T(e, t, n) {
 	let a = t.descending ? -1 : 1;
 	return r.sort((e, t) => a * oe(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function se(e, t) {
+function E(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function E(e, t) {
+function se(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/diffmodel.ts
@@ -812,10 +812,10 @@ var it = {
 	regressed: "regressed"
 };
 function at(t, n, r) {
-	let i = (e) => r({ sort: se(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
+	let i = (e) => r({ sort: E(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, it[t] + E(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ot(e, t, n.selected === t, () => r({ selected: t })));
+	}, it[t] + se(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ot(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
 function ot(t, n, r, i) {
@@ -966,54 +966,77 @@ function St(e) {
 	return !e || xt.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || bt.test(e) ? null : e;
 }
 // src/suite.ts
-var Ct = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n";
-function wt(t, n) {
+var Ct = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", wt = {
+	name: "",
+	count: "totals",
+	cause: "recompiles by cause",
+	dim: "inputs made constants (why)",
+	error: ""
+};
+function Tt(t, n) {
 	t.setAttribute("data-view", "suite");
 	let r = ht(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Et(n.workloads, r, a, (e) => {
-			a = se(a, e), o();
+		i.replaceChildren(Dt(n.workloads, r, a, (e) => {
+			a = E(a, e), o();
 		}));
 	};
-	o(), t.append(Tt(n), i);
+	o(), t.append(Et(n), i);
 }
-function Tt(t) {
+function Et(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Et(t, n, r, i) {
+function Dt(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: Dt(t),
+		title: kt(t),
 		onclick: () => i(t)
-	}, t.label + E(r, t)))), o = yt(t, r).map(({ item: e, index: t }) => Ot(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, a), e("tbody", {}, ...o));
+	}, t.label + se(r, t)))), o = yt(t, r).map(({ item: e, index: t }) => At(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Ot(n), a), e("tbody", {}, ...o));
 }
-function Dt(e) {
+function Ot(t) {
+	let n = [], r = 0;
+	for (; r < t.length;) {
+		let i = t[r].kind, a = 1;
+		for (; r + a < t.length && t[r + a].kind === i;) a++;
+		let o = e("th", { "data-group": i }, wt[i]);
+		o.colSpan = a, n.push(o), r += a;
+	}
+	return e("tr", { class: "groups" }, ...n);
+}
+function kt(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function Ot(t, n, r) {
+function At(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => kt(t, e)));
+	}, ...r.map((e) => jt(t, e)));
 }
-function kt(t, n) {
+function jt(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, At(t));
+		case "name": return e("td", { "data-col": n.key }, Mt(t));
 		case "dim": {
 			let { text: r, title: i } = Z(t, n.key.slice(4));
 			return e("td", {
-				class: "dim",
+				class: r ? "dim hit" : "dim",
 				title: i,
+				"data-col": n.key
+			}, r);
+		}
+		case "cause": {
+			let r = Q(t, n);
+			return e("td", {
+				class: r ? "count hit" : "count",
 				"data-col": n.key
 			}, r);
 		}
@@ -1027,14 +1050,14 @@ function kt(t, n) {
 		}, Q(t, n));
 	}
 }
-function At(t) {
+function Mt(t) {
 	let n = St(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var jt = [
+var Nt = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1042,7 +1065,7 @@ var jt = [
 	"kernels",
 	"sizes"
 ];
-function Mt(e) {
+function Pt(e) {
 	let t = y(e), n = {
 		pane: "overview",
 		filter: {},
@@ -1061,46 +1084,46 @@ function Mt(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : jt.includes(t.pane) ? {
+	} : Nt.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Nt(e, t, n = {}) {
-	"diff_version" in t ? et($(e, $e), t, n) : "suite_version" in t ? wt($(e, Ct), t) : Pt($(e), t, n);
+function Ft(e, t, n = {}) {
+	"diff_version" in t ? et($(e, $e), t, n) : "suite_version" in t ? Tt($(e, Ct), t) : It($(e), t, n);
 }
 function $(t, r = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
 	return a.textContent = dt + r, n(t).append(a, i), i;
 }
-function Pt(t, n, r) {
-	let i = a(n), o = r.deepLinks ?? !0, s = Mt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
+function It(t, n, r) {
+	let i = a(n), o = r.deepLinks ?? !0, s = Pt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
 		s = {
 			...s,
 			...e
-		}, o && typeof history < "u" && history.replaceState(null, "", Ft(s)), l();
+		}, o && typeof history < "u" && history.replaceState(null, "", Lt(s)), l();
 	}, l = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": s.pane
-		}, Lt(i, s, c, r));
-		t.replaceChildren(Rt(i), zt(s, c), e("div", { class: "main" }, n, It(i, s, c, r)));
+		}, zt(i, s, c, r));
+		t.replaceChildren(Bt(i), Vt(s, c), e("div", { class: "main" }, n, Rt(i, s, c, r)));
 	};
 	l();
 }
-function Ft(e) {
+function Lt(e) {
 	return e.pane === "guards" && e.guard ? b({
 		pane: "guard",
 		id: e.guard
 	}) : b({ pane: e.pane });
 }
-function It(t, n, r, i) {
+function Rt(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
 	}, We(t, n.guard, r, i));
 }
-function Lt(e, t, n, r) {
+function zt(e, t, n, r) {
 	switch (t.pane) {
 		case "symbols": return Be(e, n);
 		case "guards": return Ve(e, t, n, r);
@@ -1110,24 +1133,24 @@ function Lt(e, t, n, r) {
 		default: return Ne(e, n, r);
 	}
 }
-function Rt(t) {
+function Bt(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function zt(t, n) {
-	return e("nav", {}, ...jt.map((r) => e("button", {
+function Vt(t, n) {
+	return e("nav", {}, ...Nt.map((r) => e("button", {
 		class: t.pane === r ? "on" : "",
 		"data-tab": r,
 		onclick: () => n({ pane: r })
 	}, r)));
 }
 // src/patch.ts
-function Bt(e, t) {
+function Ht(e, t) {
 	let n = e;
-	for (let e of t) n = Vt(n, e);
+	for (let e of t) n = Ut(n, e);
 	return n;
 }
-function Vt(e, t) {
+function Ut(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1135,7 +1158,7 @@ function Vt(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var Ht = { render({ model: t, el: n }) {
+var Wt = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1173,7 +1196,7 @@ var Ht = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && m !== null) {
 			if (n.from !== h) return t.send({ type: "resend" });
-			m = Bt(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
+			m = Ht(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
 		}
 	}, y = () => {
 		if (m === null) return;
@@ -1182,7 +1205,7 @@ var Ht = { render({ model: t, el: n }) {
 		s.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), Nt(r, e, { deepLinks: !1 });
+		})), Ft(r, e, { deepLinks: !1 });
 	}, b = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -1191,4 +1214,4 @@ var Ht = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, i, r), _(), b(), p();
 } };
-export { Ht as default };
+export { Wt as default };

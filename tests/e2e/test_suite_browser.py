@@ -43,7 +43,7 @@ def _column(page, key: str) -> list[str]:  # type: ignore[no-untyped-def]
 def test_matrix_has_a_row_per_workload_and_a_column_per_cause_and_dimension(page) -> None:  # type: ignore[no-untyped-def]
     expect(page.locator("header")).to_contain_text(f"torch 2.13.0+cpu{IMG}")
     expect(page.locator("header")).to_contain_text("3 workloads, 1 did not finish")
-    keys = page.locator("thead th").evaluate_all("ths => ths.map(th => th.dataset.col)")
+    keys = page.locator("thead th[data-col]").evaluate_all("ths => ths.map(th => th.dataset.col)")
     assert keys == [
         "name",
         "compiles",
@@ -55,6 +55,16 @@ def test_matrix_has_a_row_per_workload_and_a_column_per_cause_and_dimension(page
         "dim:input_ids.shape[1]",
         "dim:L['n']",  # no user name: Dynamo's
         "error",
+    ]
+    groups = page.locator("thead tr.groups th").evaluate_all(
+        "ths => ths.map(th => [th.dataset.group, th.colSpan, th.textContent])"
+    )
+    assert groups == [
+        ["name", 1, ""],
+        ["count", 3, "totals"],
+        ["cause", 3, "recompiles by cause"],
+        ["dim", 2, "inputs made constants (why)"],
+        ["error", 1, ""],
     ]
     assert _names(page) == [BERT, "gpt2", "t5"]
     assert _column(page, "compiles") == ["12", "9", "0"]
