@@ -162,7 +162,12 @@ def check_budget(session: LiveSession, budget: Budget) -> None:
 
     message = budget_message(session.facts, budget)
     if message is not None:
-        raise CompileBudgetError(message)
+        raise CompileBudgetError(_relative(message))
+
+
+def _relative(message: str) -> str:
+    """File paths under the folder pytest runs in said from there, as pytest says its own."""
+    return message.replace(str(Path.cwd()) + os.sep, "")
 
 
 @contextmanager
