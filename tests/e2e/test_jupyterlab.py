@@ -187,21 +187,30 @@ def _serve(factory: pytest.TempPathFactory, root: Path, kernels: bool) -> Iterat
         _stop(server)
 
 
-@pytest.fixture(scope="module")
-def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
+def kernelless_page(browser, lab: Lab, notebook: str, ready: str):  # type: ignore[no-untyped-def]
+    """The saved notebook opened in a lab where no kernel can start, once ``ready`` shows.
+
+    JupyterLab asks for a kernel ("Select Kernel"), a moment before or after the outputs
+    render; there is none to start, so the question is declined.  ``page.errors`` collects
+    the page's script errors.
+    """
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{lab.url}/lab/tree/saved.ipynb?token={lab.token}")
-    page.locator(".jp-SymdebugOutput .sd header").first.wait_for()
-    # JupyterLab asks for a kernel ("Select Kernel"), a moment before or after the outputs
-    # render; there is none to start, so the question is declined.
+    page.goto(f"{lab.url}/lab/tree/{notebook}?token={lab.token}")
+    page.locator(ready).first.wait_for()
     dialog = page.locator(".jp-Dialog")
     dialog.wait_for()
     dialog.locator(".jp-mod-reject").first.click()
     dialog.wait_for(state="detached")
     page.errors = errors
+    return page
+
+
+@pytest.fixture(scope="module")
+def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
+    page = kernelless_page(browser, lab, "saved.ipynb", ".jp-SymdebugOutput .sd header")
     yield page
     page.close()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from test_jupyterlab import WAIT_MS, Lab, _serve
+from test_jupyterlab import WAIT_MS, Lab, _serve, kernelless_page
 from view_samples import HOSTILE
 
 from symdebug.model.diff_types import DIFF_MIME_TYPE
@@ -82,18 +82,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 
 @pytest.fixture(scope="module")
 def page(browser, lab: Lab):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{lab.url}/lab/tree/diff.ipynb?token={lab.token}")
-    page.locator(".jp-SymdebugDiffOutput .sd header").first.wait_for()
-    # No kernel can start: JupyterLab's "Select Kernel" question is declined.
-    dialog = page.locator(".jp-Dialog")
-    dialog.wait_for()
-    dialog.locator(".jp-mod-reject").first.click()
-    dialog.wait_for(state="detached")
-    page.errors = errors
+    page = kernelless_page(browser, lab, "diff.ipynb", ".jp-SymdebugDiffOutput .sd header")
     yield page
     page.close()
 
