@@ -56,7 +56,8 @@ contract: setup
 # check they, and the contract, equal a fresh build.  The extension is built by JupyterLab's
 # builder (.venv).
 viewer: setup contract
-	# `npm ci` rejects this lock: vite lists a Windows-only optional package npm never records.
+	# npm install, not `npm ci`: the lock holds the Windows-only optional package vite lists
+	# (committed as npm install writes it, so a build leaves the lock unchanged).
 	cd extension && npm install --no-audit --no-fund --loglevel=error && npx vite build --logLevel warn \
 		&& npx vite build --mode widget --logLevel warn
 	rm -rf symdebug/labextension extension/lib
