@@ -86,6 +86,7 @@ bench: setup
 	$(PY) benchmarks/bench_fuzz.py
 	$(PY) benchmarks/bench_diff.py
 	$(PY) benchmarks/bench_suite.py
+	$(PY) benchmarks/bench_replay.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -117,9 +117,45 @@ def _fix(args: argparse.Namespace) -> int:
     plan = script_plan([args.script, *args.args], max_replays=args.max_replays)
     print(plan)
     if plan.verified:
-        print("\nto apply it, run before the first compile:")
+        print("\nto apply it (settings before the first compile, marks before each call):")
         print(plan.code())
     return 0
+
+
+def _hunt(args: argparse.Namespace) -> int:
+    """Replay a script once per constant kept symbolic; print the hunt; write its report."""
+    from symdebug.api import Session
+    from symdebug.scripts import script_hunt
+
+    if not Path(args.script).is_file():
+        print(f"symdebug hunt: no script {args.script!r}", file=sys.stderr)
+        return 2
+    found, facts = script_hunt(
+        [args.script, *args.args], max_replays=args.max_replays, timeout=args.timeout
+    )
+    print(found)
+    if args.output:
+        print(f"wrote {Session(facts).to_html(args.output, redact=args.redact)}")
+    return 0
+
+
+def add_hunt_command(commands: Any) -> None:
+    """``symdebug hunt script.py [ARGS] [-o hunt.html] [--max-replays N] [--timeout S]``."""
+    hunt = commands.add_parser(
+        "hunt",
+        help="for each input a compile held constant: was it needed? (replays the script)",
+        description="Run the script once unchanged, then once per constant with the change "
+        "that keeps it symbolic (a mark, a setting), each in a fresh process.  A constant "
+        "that stays one is needed (its cause and line are printed); one that stays symbolic "
+        "with the same output is avoidable (the change, and the compiles it saves).",
+    )
+    hunt.add_argument("script", help="the script to run")
+    hunt.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    hunt.add_argument("-o", "--output", default=None, help="also write a report with the hunt")
+    hunt.add_argument("--redact", action="store_true", help="leave out source lines and paths")
+    hunt.add_argument("--max-replays", type=int, default=25, help="at most this many runs")
+    hunt.add_argument("--timeout", type=float, default=600.0, help="seconds per run (600)")
+    hunt.set_defaults(run=_hunt)
 
 
 def _diff(args: argparse.Namespace) -> int:
@@ -286,6 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     add_fix_options(fix)
     fix.set_defaults(run=_fix)
+    add_hunt_command(commands)
     add_diff_command(commands)
     add_suite_command(commands)
     demo = commands.add_parser("demo", help="run the bundled example under capture")

@@ -30,6 +30,7 @@ from symdebug.model.types import (
 if TYPE_CHECKING:
     import networkx as nx
 
+    from symdebug.queries.hunt import Hunt
     from symdebug.queries.predict import Prediction, Predictor, ProgramReader
     from symdebug.queries.predict_range import RangePrediction
     from symdebug.queries.why import Explanation
@@ -148,6 +149,17 @@ class Session:
     def lookup_order(self, frame: str | int | None = None) -> list[str] | None:  # noqa: ARG002
         """Entries of a frame in torch's lookup order: known only to a live session."""
         return None
+
+    def hunt(self) -> Hunt:
+        """Each input a compile held constant: ``needed`` where torch's guards name the code.
+
+        A session read from a log has no workload to replay, so the other constants are
+        ``untested``; a live session's :meth:`LiveSession.hunt` replays them.
+        """
+        from symdebug.queries.constants import constants
+        from symdebug.queries.hunt import Hunt, ordered, unreplayed
+
+        return Hunt(ordered([unreplayed(c) for c in constants(self.facts)]))
 
     def predict(
         self,

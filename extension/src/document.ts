@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 9;
-export const MIME_TYPE = "application/vnd.symdebug.session.v9+json";
+export const SCHEMA_VERSION = 10;
+export const MIME_TYPE = "application/vnd.symdebug.session.v10+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -33,11 +33,15 @@ export type SymbolState = "dynamic" | "specialized" | "duck-sized" | "static-by-
 
 export type SpecializationKind = "size" | "int";
 
+export type ConstantKind = "size" | "int" | "float";
+
+export type HuntVerdict = "needed" | "avoidable" | "untested";
+
 export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v9). */
+/** The session document (schema v10). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -57,6 +61,7 @@ export interface Session {
   source: string;
   dropped_compiles: number;
   rank: number | null;
+  hunt: HuntRow[];
 }
 
 /** One Dynamo frame compile (the last attempt after restarts). */
@@ -240,6 +245,23 @@ export interface GraphBreak {
   failed: boolean;
 }
 
+/** One input dimension, int or float that was a constant in some compile. */
+export interface HuntRow {
+  source: string;
+  user_name: string;
+  kind: ConstantKind;
+  why_constant: string;
+  verdict: HuntVerdict;
+  compiles: number;
+  cause: Cause | null;
+  user_frame: Frame | null;
+  change: string;
+  before: number;
+  after: number;
+  outputs_equal: boolean | null;
+  note: string;
+}
+
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */
 export interface InputDim {
   source: string;
@@ -306,6 +328,7 @@ export interface Fix {
   settings: Record<string, unknown>;
   verified: boolean | null;
   effect: string;
+  diff: string;
 }
 
 /** A size that reaches a kernel as an argument (``ks0``), and what it stands for. */

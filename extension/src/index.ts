@@ -5,6 +5,8 @@ import { DIFF_STYLES, renderDiff } from "./diff";
 import type { DiffDocument } from "./diff_document";
 import type { Session } from "./document";
 import { clear, h } from "./dom";
+import { huntPane } from "./hunt";
+import { huntRows } from "./huntmodel";
 import type { Wire } from "./model";
 import { formatHash, parseHash, unpack } from "./model";
 import type { Host, State } from "./panes";
@@ -13,7 +15,7 @@ import { STYLES } from "./styles";
 import { renderSuite, SUITE_STYLES } from "./suite";
 import type { SuiteDocument } from "./suite_document";
 
-const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes"] as const;
+const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes", "hunt"] as const;
 
 function initialState(hash: string): State {
   const link = parseHash(hash);
@@ -63,7 +65,7 @@ function renderSession(root: HTMLElement, input: Session | Wire, host: Host): vo
     const pane = h("div", { class: "pane", "data-pane": state.pane }, body(data, state, go, host));
     root.replaceChildren(
       header(data),
-      tabs(state, go),
+      tabs(data, state, go),
       h("div", { class: "main" }, pane, detailOf(data, state, go, host)),
     );
   };
@@ -94,6 +96,8 @@ function body(data: Session, state: State, go: (c: Partial<State>) => void, host
       return kernelsPane(data);
     case "sizes":
       return sizesPane(data);
+    case "hunt":
+      return huntPane(data, host);
     default:
       return overview(data, go, host);
   }
@@ -117,11 +121,13 @@ function header(data: Session): HTMLElement {
   );
 }
 
-function tabs(state: State, go: (c: Partial<State>) => void): HTMLElement {
+/** The tabs of the session: the hunt's only where the document has its rows. */
+function tabs(data: Session, state: State, go: (c: Partial<State>) => void): HTMLElement {
+  const shown = PANES.filter((p) => p !== "hunt" || huntRows(data).length);
   return h(
     "nav",
     {},
-    ...PANES.map((p) =>
+    ...shown.map((p) =>
       h("button", { class: state.pane === p ? "on" : "", "data-tab": p, onclick: () => go({ pane: p }) }, p),
     ),
   );

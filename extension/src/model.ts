@@ -61,6 +61,31 @@ export function verification(fix: Fix): "verified" | "failed" | "not tried" {
   return fix.verified ? "verified" : "failed";
 }
 
+/** What a line of a unified diff is: added, removed, a hunk's header, a file header, or context. */
+export type DiffLineKind = "add" | "del" | "hunk" | "file" | "context";
+
+export interface DiffLine {
+  kind: DiffLineKind;
+  text: string;
+}
+
+/** A fix's diff, line by line, each with its kind (the lines before the first `@@` are headers). */
+export function diffLines(diff: string): DiffLine[] {
+  const lines = diff.replace(/\n$/, "").split("\n");
+  let inHunk = !lines.some((line) => line.startsWith("@@"));
+  return lines.map((text) => {
+    if (text.startsWith("@@")) inHunk = true;
+    return { kind: diffLineKind(text, inHunk), text };
+  });
+}
+
+function diffLineKind(text: string, inHunk: boolean): DiffLineKind {
+  if (text.startsWith("@@")) return "hunk";
+  if (!inHunk) return "file";
+  if (text.startsWith("+")) return "add";
+  return text.startsWith("-") ? "del" : "context";
+}
+
 function fromTable(table: Table): Record<string, unknown>[] {
   return table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i]])));
 }

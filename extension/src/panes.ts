@@ -6,6 +6,7 @@ import type { Fix, Frame, GraphBreak, Guard, Kernel, Recompile, Session, SymbolF
 import { append, h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
 import {
+  diffLines,
   distinct,
   explanationOf,
   explanationsOf,
@@ -402,8 +403,17 @@ export function fixView(fix: Fix): HTMLElement {
       copy,
     ),
     h("pre", { class: "fix-code" }, fix.code),
+    fix.diff ? diffView(fix.diff) : null,
     fix.explanation ? h("p", { class: "muted" }, fix.explanation) : null,
   );
+}
+
+/** The diff of a rewrite a replay swapped in: added lines green, removed lines red. */
+export function diffView(diff: string): HTMLElement {
+  const lines = diffLines(diff).map(({ kind, text }, i) =>
+    h("span", { class: `diff-line ${kind}` }, i ? `\n${text}` : text),
+  );
+  return h("pre", { class: "fix-diff" }, ...lines);
 }
 
 /** The fixes of a guard or an input, best first; past the first `shown`, folded; nothing when there is none. */

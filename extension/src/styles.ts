@@ -50,5 +50,16 @@ export const STYLES = `
 .sd .fix .kind { color: #656d76; font-size: 11px; }
 .sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }
 .sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }
+.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }
+.sd .fix-diff .add { background: #dafbe1; color: #116329; }
+.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }
+.sd .fix-diff .file { color: #656d76; }
+.sd .hunt-summary { font-weight: 600; }
+.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }
+.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }
+.sd table.hunt code.line { display: block; white-space: pre-wrap; }
+.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }
+.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }
+.sd .verdict.untested { background: #eaeef2; color: #656d76; }
 .sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }
 `;

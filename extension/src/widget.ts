@@ -1,4 +1,4 @@
-// The notebook explorer (anywidget): the same viewer, plus Predict, Run and Verify fixes
+// The notebook explorer (anywidget): the same viewer, plus Predict, Run, Verify fixes and Hunt
 // controls that ask the kernel (session.predict / session.rerun / session.fix_plan) and
 // show the answers.
 import { h } from "./dom";
@@ -56,10 +56,12 @@ export default {
     );
     // Only when the kernel holds a workload to replay (symdebug.explorer(s, workload=...)).
     const verify = h("button", { "data-action": "verify", onclick: () => ask("verify") }, "Verify fixes");
+    const hunt = h("button", { "data-action": "hunt", onclick: () => ask("hunt") }, "Hunt");
     const showVerify = () => {
       verify.hidden = !model.get("can_verify");
+      hunt.hidden = !model.get("can_verify");
     };
-    controls.append(verify);
+    controls.append(verify, hunt);
     // The document this view shows and the revision it is at: the whole document from
     // `session_json`, then each patch the kernel sends; a view that missed one asks again.
     let wire: Wire | null = null;

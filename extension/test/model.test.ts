@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Cause, Compile, Fix, Guard, Session, SourceExplanation, SymbolFact } from "../src/document";
 import type { Wire } from "../src/model";
 import {
+  diffLines,
   explanationOf,
   explanationsOf,
   filterGuards,
@@ -32,6 +33,7 @@ const cond: Fix = {
   settings: {},
   verified: null,
   effect: "",
+  diff: "",
 };
 
 function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
@@ -157,6 +159,7 @@ const session: Session = {
   graph_code: [],
   graph_breaks: [],
   sweeps: [],
+  hunt: [],
   compiles: [compile("0/0", 0), compile("0/1", 1, ["0/0: 5 <= x.size()[0]"])],
   guards: [
     guard("0/0#0", "s77 > 4", "user_branch"),
@@ -241,6 +244,20 @@ describe("fixes", () => {
     expect(verification(cond)).toBe("not tried");
     expect(verification({ ...cond, verified: true })).toBe("verified");
     expect(verification({ ...cond, verified: false, effect: "f: 2 -> 2 compiles" })).toBe("failed");
+  });
+});
+
+describe("a fix's diff", () => {
+  it("tells added and removed lines from the headers and the context", () => {
+    const diff = "--- a/prog.py\n+++ b/prog.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    if n > 4:\n+    if x.shape[0] > 4:\n";
+    expect(diffLines(diff).map((l) => l.kind)).toEqual(["file", "file", "hunk", "context", "del", "add"]);
+    expect(diffLines(diff)[4].text).toBe("-    if n > 4:");
+  });
+  it("reads lines without a hunk header as changes", () => {
+    expect(diffLines("-a\n+b\n c").map((l) => l.kind)).toEqual(["del", "add", "context"]);
+  });
+  it("reads a removed line that starts with --- inside a hunk as removed", () => {
+    expect(diffLines("@@ -1 +1 @@\n--- x\n+++ y").map((l) => l.kind)).toEqual(["hunk", "del", "add"]);
   });
 });
 

@@ -32,7 +32,7 @@ var i = [
 function a(e) {
 	if (!("packed" in e)) return e;
 	let t = { ...e.session };
-	for (let n of e.tables) t[n] = s(t[n]);
+	for (let n of e.tables) t[n] = l(t[n]);
 	for (let n of i) t[n] = (t[n] ?? []).map((t) => ({
 		...t,
 		...typeof t.fix == "number" ? { fix: e.fixes[t.fix] } : {},
@@ -57,13 +57,23 @@ function o(e) {
 	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
 }
 function s(e) {
-	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
+	let t = e.replace(/\n$/, "").split("\n"), n = !t.some((e) => e.startsWith("@@"));
+	return t.map((e) => (e.startsWith("@@") && (n = !0), {
+		kind: c(e, n),
+		text: e
+	}));
 }
 function c(e, t) {
-	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || l(e).includes(n)));
+	return e.startsWith("@@") ? "hunk" : t ? e.startsWith("+") ? "add" : e.startsWith("-") ? "del" : "context" : "file";
 }
 function l(e) {
+	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
+}
+function u(e, t) {
+	let n = (t.text ?? "").toLowerCase();
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || d(e).includes(n)));
+}
+function d(e) {
 	let t = e.user_stack[e.user_stack.length - 1];
 	return [
 		e.expr,
@@ -72,18 +82,18 @@ function l(e) {
 		t ? `${t.filename}:${t.lineno} ${t.line}` : ""
 	].join(" ").toLowerCase();
 }
-function u(e, t, n = !1) {
+function f(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * f(e[t], n[t]));
+	return [...e].sort((e, n) => r * m(e[t], n[t]));
 }
-var d = new Intl.Collator(void 0, { numeric: !0 });
-function f(e, t) {
-	return d.compare(e, t);
+var p = new Intl.Collator(void 0, { numeric: !0 });
+function m(e, t) {
+	return p.compare(e, t);
 }
-function p(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => f(e, t));
+function h(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => m(e, t));
 }
-function m(e) {
+function g(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -97,16 +107,16 @@ function m(e) {
 	}
 	return [...t.values()];
 }
-function h(e) {
-	return p(e.explanations, (e) => e.source);
-}
-function g(e, t) {
-	return e.explanations.filter((e) => e.source === t);
-}
-function _(e, t) {
-	return g(e, t).at(-1);
+function _(e) {
+	return h(e.explanations, (e) => e.source);
 }
 function v(e, t) {
+	return e.explanations.filter((e) => e.source === t);
+}
+function y(e, t) {
+	return v(e, t).at(-1);
+}
+function b(e, t) {
 	let n = e.compiles.find((e) => e.compile_id === t);
 	if (!n) return `compile ${t}`;
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
@@ -123,68 +133,68 @@ function ee(e) {
 		label: t
 	}] : [...r].sort((e, t) => t - e).map((t) => ({
 		value: String(t),
-		label: v(e, n.get(t) ?? "")
+		label: b(e, n.get(t) ?? "")
 	})));
 }
-function y(e) {
+function x(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function b(e) {
+function S(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
 function te(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function x(e) {
+function ne(e) {
 	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
 }
-var S = /* @__PURE__ */ new WeakMap();
-function C(e, t, n) {
-	let r = S.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), S.set(e, r)), r.get(n);
+var C = /* @__PURE__ */ new WeakMap();
+function w(e, t, n) {
+	let r = C.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), C.set(e, r)), r.get(n);
 }
-function ne(e, t) {
-	return t === null ? void 0 : C(e.guards, (e) => e.id, t);
+function re(e, t) {
+	return t === null ? void 0 : w(e.guards, (e) => e.id, t);
 }
-function re(e, t, n) {
-	return C(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
-}
-function ie(e, t) {
-	return t === null ? void 0 : C(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
-}
-function w(e, t) {
-	return t.symbols.map((n) => {
-		let r = re(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${x(r)}` : n;
-	});
+function ie(e, t, n) {
+	return w(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
 function ae(e, t) {
+	return t === null ? void 0 : w(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+}
+function T(e, t) {
+	return t.symbols.map((n) => {
+		let r = ie(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${ne(r)}` : n;
+	});
+}
+function oe(e, t) {
 	return e.recompiles.filter((e) => t.has(e.compile_id));
 }
 // src/sorting.ts
-function oe(e, t) {
-	return typeof e == "number" && typeof t == "number" ? e - t : f(String(e), String(t));
+function se(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : m(String(e), String(t));
 }
-function T(e, t, n) {
+function E(e, t, n) {
 	let r = e.map((e, t) => ({
 		item: e,
 		index: t
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * oe(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * se(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function E(e, t) {
+function D(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function se(e, t) {
+function O(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/diffmodel.ts
@@ -197,7 +207,7 @@ var ce = [
 	"change",
 	"regressed"
 ];
-function D(e) {
+function k(e) {
 	return e.regressions.length > 0;
 }
 function le(e) {
@@ -207,12 +217,12 @@ function le(e) {
 function ue(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!D(e);
+		case "regressed": return +!!k(e);
 		default: return e[t];
 	}
 }
 function de(e, t) {
-	return T(e, t, ue);
+	return E(e, t, ue);
 }
 var fe = [
 	[
@@ -272,12 +282,12 @@ function me(e) {
 }
 function he(e) {
 	return [
-		O(e.compiles, "compile"),
-		O(e.recompiles, "recompile"),
-		O(e.graph_breaks, "graph break")
+		A(e.compiles, "compile"),
+		A(e.recompiles, "recompile"),
+		A(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function O(e, t) {
+function A(e, t) {
 	return `${e} ${t}${e === 1 ? "" : "s"}`;
 }
 function ge(e) {
@@ -290,7 +300,7 @@ function ve(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/chart.ts
-var ye = "http://www.w3.org/2000/svg", k = 720, A = 300, j = 96, M = 36, N = 608, be = 212, P = "#cf222e", F = "#0969da", xe = "#bc4c00", I = "#57606a";
+var ye = "http://www.w3.org/2000/svg", j = 720, be = 300, M = 96, N = 36, xe = 608, Se = 212, P = "#cf222e", F = "#0969da", Ce = "#bc4c00", I = "#57606a";
 function L(e, t, n) {
 	let r = document.createElementNS(ye, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
@@ -301,11 +311,11 @@ function R(e, ...t) {
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function Se(e) {
+function we(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
-	return [...new Set(t)].sort(f).concat("recompile");
+	return [...new Set(t)].sort(m).concat("recompile");
 }
-function Ce(e, t, n = 6) {
+function Te(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -316,25 +326,25 @@ function Ce(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function we(e) {
+function Ee(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : N / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : xe / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: Ce(n, r).map((e) => [i(e), String(e)])
+			ticks: Te(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => j + (e + .5) / Math.max(t, 1) * N, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => M + (e + .5) / Math.max(t, 1) * xe, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function Te(e) {
+function De(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function Ee(e, t) {
+function Oe(e, t) {
 	let n = e.ticks.map(([e, t]) => R({ class: "tick" }, L("line", {
 		x1: e,
 		x2: e,
@@ -348,7 +358,7 @@ function Ee(e, t) {
 		"text-anchor": "middle"
 	}, t)));
 	return R({ "data-axis": "x" }, L("line", {
-		x1: j,
+		x1: M,
 		x2: 704,
 		y1: 248,
 		y2: 248,
@@ -360,7 +370,7 @@ function Ee(e, t) {
 		"text-anchor": "middle"
 	}, t));
 }
-function De(e, t) {
+function ke(e, t) {
 	let n = e.map((e) => R({ class: "tick" }, L("line", {
 		x1: 92,
 		x2: 704,
@@ -374,9 +384,9 @@ function De(e, t) {
 		"text-anchor": "end"
 	}, e)));
 	return R({ "data-axis": "y" }, L("line", {
-		x1: j,
-		x2: j,
-		y1: M,
+		x1: M,
+		x2: M,
+		y1: N,
 		y2: 248,
 		stroke: I
 	}), ...n, L("text", {
@@ -385,14 +395,14 @@ function De(e, t) {
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function z(e, t, n = 4) {
+function Ae(e, t, n = 4) {
 	return L("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: xe,
+		stroke: Ce,
 		"stroke-width": 1.5
 	});
 }
-function Oe() {
+function je() {
 	let e = [
 		[L("circle", {
 			cx: 6,
@@ -401,7 +411,7 @@ function Oe() {
 			fill: "none",
 			stroke: F
 		}), "predicted entry"],
-		[z(6, -4), "entry that served (re-run)"],
+		[Ae(6, -4), "entry that served (re-run)"],
 		[L("line", {
 			x1: 6,
 			x2: 6,
@@ -417,18 +427,18 @@ function Oe() {
 	];
 	return R({
 		"data-legend": "",
-		transform: `translate(${j} 16)`
+		transform: `translate(${M} 16)`
 	}, ...e.map(([e, n], r) => R({ transform: `translate(${t[r]} 0)` }, e, L("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function B(e, t) {
+function z(e, t) {
 	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
 }
-function ke() {
+function Me() {
 	return R({
 		"data-tooltip": "",
 		visibility: "hidden",
@@ -445,15 +455,15 @@ function ke() {
 		y: 15
 	}));
 }
-function Ae(e, t, n, r) {
+function Ne(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), k - o);
+	let s = Math.min(Math.max(n - o / 2, 0), j - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function je(e, t, n, r) {
+function Pe(e, t, n, r) {
 	let i = R({
 		class: "point",
 		"data-point": t
@@ -461,7 +471,7 @@ function je(e, t, n, r) {
 	e.recompiled[t] && i.appendChild(L("line", {
 		x1: n,
 		x2: n,
-		y1: M,
+		y1: N,
 		y2: 248,
 		stroke: P,
 		"stroke-opacity": .4
@@ -473,33 +483,33 @@ function je(e, t, n, r) {
 		stroke: F
 	}));
 	let a = e.actual[t];
-	a != null && i.appendChild(z(n, r(a)));
+	a != null && i.appendChild(Ae(n, r(a)));
 	let o = L("rect", {
 		x: n - 6,
-		y: M,
+		y: N,
 		width: 12,
-		height: be,
+		height: Se,
 		fill: "transparent"
 	});
-	return o.appendChild(L("title", {}, B(e, t))), i.appendChild(o), i;
+	return o.appendChild(L("title", {}, z(e, t))), i.appendChild(o), i;
 }
-function Me(e) {
-	let t = Se(e), n = Te(t), r = we(e), i = L("svg", {
-		width: k,
-		height: A,
-		viewBox: `0 0 ${k} ${A}`,
+function Fe(e) {
+	let t = we(e), n = De(t), r = Ee(e), i = L("svg", {
+		width: j,
+		height: be,
+		viewBox: `0 0 ${j} ${be}`,
 		"data-chart": "sweep"
 	});
-	i.append(Ee(r, e.axis ?? "point"), De(t, n), Oe());
-	let a = ke();
+	i.append(Oe(r, e.axis ?? "point"), ke(t, n), je());
+	let a = Me();
 	return e.x.forEach((t, o) => {
-		let s = je(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => Ae(a, B(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = Pe(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => Ne(a, z(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/panes.ts
-var V = 24;
-function H(t, n, r = `${t.filename}:${t.lineno}`) {
+var B = 24;
+function V(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -510,16 +520,16 @@ function H(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function Ne(t, n, r = {}) {
+function Ie(t, n, r = {}) {
 	let i = e("div");
-	for (let a of m(t)) {
+	for (let a of g(t)) {
 		let o = {
 			filename: a.filename,
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, H(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, V(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -539,27 +549,27 @@ function Ne(t, n, r = {}) {
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of ae(t, u)) i.appendChild(Pe(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Le(e, r));
+		for (let e of oe(t, u)) i.appendChild(Le(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Be(e, r));
 	}
 	return i;
 }
-function Pe(t, n, r, i = {}) {
+function Le(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Fe(t, n, r, i), G(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Re(t, n, r, i), W(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Fe(n, r, i, a) {
+function Re(n, r, i, a) {
 	let o = r.sources.map((e) => {
-		let t = _(n, e)?.user_name;
+		let t = y(n, e)?.user_name;
 		return t ? `${t} (${e})` : e;
-	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = ne(n, r.guard), l = ie(n, r.specialization);
-	return c ? t(s, Ie(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = re(n, r.guard), l = ae(n, r.specialization);
+	return c ? t(s, ze(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function Ie(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = w(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function ze(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = T(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
@@ -567,10 +577,10 @@ function Ie(t, n, r, i) {
 			guard: n.id
 		})
 	}, n.expr)];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", H(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", V(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function Le(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? H(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+function Be(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? V(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
@@ -579,18 +589,18 @@ function Le(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = G(t.fixes);
+	let o = W(t.fixes);
 	return o && a.appendChild(o), a;
 }
-function Re(e) {
+function Ve(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function ze(t) {
+function He(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function Be(t, n) {
+function Ue(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -600,9 +610,9 @@ function Be(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, x(i)), e("td", {}, Re(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, ne(i)), e("td", {}, Ve(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of ze(t)) r.appendChild(e);
+	for (let e of He(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -614,22 +624,22 @@ function Be(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function Ve(t, n, i, a = {}) {
+function We(t, n, i, a = {}) {
 	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
-	} })), l = document.createElement("input");
-	l.placeholder = "search expr, node, source, line", l.value = o.text ?? "", l.addEventListener("change", () => i({ filter: {
+	} })), c = document.createElement("input");
+	c.placeholder = "search expr, node, source, line", c.value = o.text ?? "", c.addEventListener("change", () => i({ filter: {
 		...o,
-		text: l.value || void 0
+		text: c.value || void 0
 	} }));
-	let d = u(c(t.guards, o), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, s("cause", p(t.guards, (e) => e.cause)), s("status", p(t.guards, (e) => e.status)), s("compile", p(t.guards, (e) => e.compile_id)), s("phase", p(t.guards, (e) => e.phase)), l, e("span", {
+	let l = f(u(t.guards, o), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, s("cause", h(t.guards, (e) => e.cause)), s("status", h(t.guards, (e) => e.status)), s("compile", h(t.guards, (e) => e.compile_id)), s("phase", h(t.guards, (e) => e.phase)), c, e("span", {
 		class: "muted",
-		"data-count": String(d.length)
-	}, `${d.length} of ${t.guards.length} guards`)), He(t, d, n, i, a));
+		"data-count": String(l.length)
+	}, `${l.length} of ${t.guards.length} guards`)), Ge(t, l, n, i, a));
 }
-function He(t, n, r, i, a) {
+function Ge(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -640,17 +650,17 @@ function He(t, n, r, i, a) {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
 	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = te(l.scrollTop, l.clientHeight || 480, V, n.length);
-		c.replaceChildren(U(e * V), ...n.slice(e, o).map((e) => Ue(t, e, r, i, a)), U((n.length - o) * V));
+		let [e, o] = te(l.scrollTop, l.clientHeight || 480, B, n.length);
+		c.replaceChildren(H(e * B), ...n.slice(e, o).map((e) => Ke(t, e, r, i, a)), H((n.length - o) * B));
 	};
 	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
-function U(t) {
+function H(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function Ue(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Qe(o.filename)}:${o.lineno}` : "", c = w(t, n).join("; ");
+function Ke(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${nt(o.filename)}:${o.lineno}` : "", c = T(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
@@ -658,50 +668,53 @@ function Ue(t, n, r, i, a) {
 	}, e("td", {}, n.compile_id), e("td", { title: n.expr }, n.expr), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? H(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? V(o, a, s) : s : ""));
 }
-function We(t, n, r, i = {}) {
+function qe(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, H(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, V(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ge(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), G(a.fixes), e("p", { class: "muted" }, `link: ${b({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Je(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), W(a.fixes), e("p", { class: "muted" }, `link: ${S({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function Ge(t, n) {
+function Je(t, n) {
 	if (!n.symbols.length) return null;
-	let r = w(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = T(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function W(t) {
+function U(t) {
 	let n = o(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? Ye(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function G(t, n = t.length) {
+function Ye(t) {
+	return e("pre", { class: "fix-diff" }, ...s(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
+}
+function W(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(W)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(W), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(U)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(U), a);
 }
-function Ke(t, n, i, a = {}) {
-	let o = h(t), s = n.source ?? o[0] ?? "", c = g(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${v(t, n.compile_id)}`), K(n.steps, i, a), G(n.fixes)));
+function Xe(t, n, i, a = {}) {
+	let o = _(t), s = n.source ?? o[0] ?? "", c = v(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${b(t, n.compile_id)}`), G(n.steps, i, a), W(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
-		let n = _(t, e)?.user_name;
+		let n = y(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${v(t, l.compile_id)}`) : null, K(l?.steps ?? [], i, a), G(l?.fixes ?? []), ...u);
+	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${b(t, l.compile_id)}`) : null, G(l?.steps ?? [], i, a), W(l?.fixes ?? []), ...u);
 }
-function K(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, qe(t, n, r))));
+function G(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Ze(t, n, r))));
 }
-function qe(t, n, r) {
+function Ze(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, H(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, V(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -710,58 +723,58 @@ function qe(t, n, r) {
 		})
 	}, t.text);
 }
-function Je(t) {
+function Qe(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(Ye(e));
+	for (let e of t.kernels) n.appendChild($e(e));
 	return n;
 }
-function Ye(t) {
+function $e(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), Xe(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), et(t.source));
 }
-function Xe(t) {
+function et(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function Ze(t) {
+function tt(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Me(t)));
+		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Fe(t)));
 	}
 	return r;
 }
-function Qe(e) {
+function nt(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/diff.ts
-var $e = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function et(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [tt(n), J(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(nt(t, n, r));
+var rt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function it(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [at(n), q(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(ot(t, n, r));
 	});
 }
-function q(t) {
+function K(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function tt(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), q(t.regressed));
+function at(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), K(t.regressed));
 }
-function J(t, n) {
+function q(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function nt(n, r, i) {
+function ot(n, r, i) {
 	let a = e("section", {
 		class: "run",
 		"data-run": ve(n),
@@ -773,7 +786,7 @@ function nt(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, rt(n, r, o, c, i));
+		a.replaceChildren(), t(a, st(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -782,17 +795,17 @@ function nt(n, r, i) {
 	};
 	return s(), a;
 }
-function rt(t, n, r, i, a) {
-	let o = t.frames.length ? [at(t.frames, r, i), st(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function st(t, n, r, i, a) {
+	let o = t.frames.length ? [lt(t.frames, r, i), dt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, _e(t), " ", q(t.regressed)),
-		e("div", { class: "sides" }, Y(t.before, "before"), Y(t.after, "after")),
+		e("h2", {}, _e(t), " ", K(t.regressed)),
+		e("div", { class: "sides" }, J(t.before, "before"), J(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		J(t.notes, `run ${n}`),
+		q(t.notes, `run ${n}`),
 		...o
 	];
 }
-function Y(t, n) {
+function J(t, n) {
 	let r = ge(t);
 	return e("div", {
 		class: "side",
@@ -802,7 +815,7 @@ function Y(t, n) {
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var it = {
+var ct = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -811,15 +824,15 @@ var it = {
 	change: "change",
 	regressed: "regressed"
 };
-function at(t, n, r) {
-	let i = (e) => r({ sort: E(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
+function lt(t, n, r) {
+	let i = (e) => r({ sort: D(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, it[t] + se(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ot(e, t, n.selected === t, () => r({ selected: t })));
+	}, ct[t] + O(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ut(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function ot(t, n, r, i) {
-	let a = D(t), o = t.regressions.join("; ");
+function ut(t, n, r, i) {
+	let a = k(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -846,14 +859,14 @@ function ot(t, n, r, i) {
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function st(t, n, r) {
+function dt(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...ct(i, r));
+	}, ...ft(i, r));
 }
-function ct(t, n) {
+function ft(t, n) {
 	let r = pe(t);
 	return [
 		e("h3", {}, t.title),
@@ -862,17 +875,17 @@ function ct(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => lt(e, n)),
+		...r.map((e) => pt(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function lt(t, n) {
+function pt(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => ut(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => mt(e, t.change, n)));
 }
-function ut(t, n, r) {
+function mt(t, n, r) {
 	let i = me(t), a = t.line;
 	return e("div", {
 		class: "item",
@@ -884,24 +897,167 @@ function ut(t, n, r) {
 	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
 		class: "muted",
 		"data-count": String(t.count)
-	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", H(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", V(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+}
+// src/huntmodel.ts
+var ht = [
+	{
+		key: "input",
+		label: "input",
+		hint: "the input as the user's code writes it (tooltip: Dynamo's name)"
+	},
+	{
+		key: "kind",
+		label: "kind",
+		hint: "a tensor's size, an int or a float"
+	},
+	{
+		key: "why",
+		label: "made a constant by",
+		hint: "how it became a constant"
+	},
+	{
+		key: "verdict",
+		label: "verdict",
+		hint: "needed: the code forces it; avoidable: a replay kept it symbolic"
+	},
+	{
+		key: "compiles",
+		label: "compiles saved",
+		hint: "the unchanged run's compiles minus the replay's"
+	},
+	{
+		key: "runs",
+		label: "before → after",
+		hint: "compiles of the unchanged run and of the replay"
+	},
+	{
+		key: "evidence",
+		label: "change or cause",
+		hint: "avoidable: what kept it symbolic; needed: the line"
+	},
+	{
+		key: "note",
+		label: "note",
+		hint: "the verdict's evidence, or why it is untested"
+	}
+];
+function Y(e) {
+	return e.hunt ?? [];
+}
+function X(e) {
+	return e.user_name || e.source;
+}
+function gt(e) {
+	return e.before || e.after ? `${e.before} → ${e.after}` : "";
+}
+function _t(e) {
+	if (e.verdict === "avoidable") return e.change;
+	if (e.verdict !== "needed") return "";
+	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
+	return `${e.cause ?? ""}${n}`.trim();
+}
+function vt(e) {
+	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
+}
+function yt(e) {
+	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
+	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
+}
+function bt(e, t) {
+	switch (t) {
+		case "input": return X(e);
+		case "kind": return e.kind;
+		case "why": return e.why_constant;
+		case "verdict": return e.verdict;
+		case "compiles": return e.compiles;
+		case "runs": return e.before;
+		case "evidence": return _t(e);
+		default: return e.note;
+	}
+}
+function xt(e, t) {
+	return E(e, t, bt);
+}
+// src/hunt.ts
+function St(t, n = {}) {
+	let r = Y(t);
+	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
+	let i = e("div", { class: "scroll-x" }), a = {
+		column: null,
+		descending: !1
+	}, o = () => {
+		i.replaceChildren(Ct(r, a, (e) => {
+			a = D(a, e), o();
+		}, n));
+	};
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, yt(r)), i);
+}
+function Ct(t, n, r, i) {
+	let a = e("tr", {}, ...ht.map(({ key: t, label: i, hint: a }) => e("th", {
+		"data-col": t,
+		title: a,
+		onclick: () => r(t)
+	}, i + O(n, t)))), o = xt(t, n).map(({ item: e, index: t }) => wt(e, t, i));
+	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
+}
+function wt(t, n, r) {
+	return e("tr", {
+		"data-hunt-row": String(n),
+		"data-verdict": t.verdict,
+		"data-source": t.source
+	}, e("td", {
+		"data-col": "input",
+		title: t.source
+	}, e("code", {}, X(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+		"data-col": "why",
+		title: t.why_constant
+	}, t.why_constant), e("td", { "data-col": "verdict" }, Tt(t)), e("td", {
+		"data-col": "compiles",
+		class: "count"
+	}, t.compiles), e("td", {
+		"data-col": "runs",
+		class: "count"
+	}, gt(t)), e("td", { "data-col": "evidence" }, ...Et(t, r)), e("td", {
+		"data-col": "note",
+		title: t.note
+	}, t.note));
+}
+function Tt(t) {
+	return e("span", {
+		class: `verdict ${t.verdict}`,
+		title: vt(t)
+	}, t.verdict);
+}
+function Et(t, n) {
+	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
+	if (t.verdict !== "needed") return [];
+	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
+	if (!i) return r;
+	let a = i.line ? [e("code", { class: "line" }, i.line)] : [];
+	return [
+		...r,
+		" at ",
+		V(i, n),
+		...a
+	];
 }
 // src/styles.ts
-var dt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", ft = [
+var Dt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Ot = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
 ];
-function X(e) {
+function Z(e) {
 	return e.user_name || e.source;
 }
-function pt(e) {
-	return p(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+function kt(e) {
+	return h(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function mt(e) {
-	return p(e.flatMap((e) => e.specializations), X);
+function At(e) {
+	return h(e.flatMap((e) => e.specializations), Z);
 }
-function ht(e) {
+function jt(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -909,17 +1065,17 @@ function ht(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...ft.map(([e, t]) => ({
+		...Ot.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...pt(e).map((e) => ({
+		...kt(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...mt(e).map((e) => ({
+		...At(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -931,102 +1087,102 @@ function ht(e) {
 		}] : []
 	];
 }
-function gt(e, t) {
-	return e.specializations.filter((e) => X(e) === t);
+function Mt(e, t) {
+	return e.specializations.filter((e) => Z(e) === t);
 }
-function Z(e, t) {
-	let n = gt(e, t);
+function Nt(e, t) {
+	let n = Mt(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(_t).join("\n")
+		title: n.map(Pt).join("\n")
 	};
 }
-function _t(e) {
+function Pt(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
-	return `${e.frame}: ${X(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
+	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
 function Q(e, t) {
 	switch (t.kind) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return Z(e, t.key.slice(4)).text;
+		case "dim": return Nt(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function vt(e, t) {
+function Ft(e, t) {
 	let n = Q(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function yt(e, t) {
-	return T(e, t, vt);
+function It(e, t) {
+	return E(e, t, Ft);
 }
-var bt = /^[^/?#]*:/, xt = /[\u0000-\u001f\u007f]/;
-function St(e) {
-	return !e || xt.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || bt.test(e) ? null : e;
+var Lt = /^[^/?#]*:/, Rt = /[\u0000-\u001f\u007f]/;
+function zt(e) {
+	return !e || Rt.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Lt.test(e) ? null : e;
 }
 // src/suite.ts
-var Ct = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", wt = {
+var Bt = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Vt = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
 };
-function Tt(t, n) {
+function Ht(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = ht(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = jt(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Dt(n.workloads, r, a, (e) => {
-			a = E(a, e), o();
+		i.replaceChildren(Wt(n.workloads, r, a, (e) => {
+			a = D(a, e), o();
 		}));
 	};
-	o(), t.append(Et(n), i);
+	o(), t.append(Ut(n), i);
 }
-function Et(t) {
+function Ut(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Dt(t, n, r, i) {
+function Wt(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: kt(t),
+		title: Kt(t),
 		onclick: () => i(t)
-	}, t.label + se(r, t)))), o = yt(t, r).map(({ item: e, index: t }) => At(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, Ot(n), a), e("tbody", {}, ...o));
+	}, t.label + O(r, t)))), o = It(t, r).map(({ item: e, index: t }) => qt(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Gt(n), a), e("tbody", {}, ...o));
 }
-function Ot(t) {
+function Gt(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, wt[i]);
+		let o = e("th", { "data-group": i }, Vt[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function kt(e) {
+function Kt(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function At(t, n, r) {
+function qt(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => jt(t, e)));
+	}, ...r.map((e) => Jt(t, e)));
 }
-function jt(t, n) {
+function Jt(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, Mt(t));
+		case "name": return e("td", { "data-col": n.key }, Yt(t));
 		case "dim": {
-			let { text: r, title: i } = Z(t, n.key.slice(4));
+			let { text: r, title: i } = Nt(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
@@ -1050,23 +1206,24 @@ function jt(t, n) {
 		}, Q(t, n));
 	}
 }
-function Mt(t) {
-	let n = St(t.report);
+function Yt(t) {
+	let n = zt(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var Nt = [
+var Xt = [
 	"overview",
 	"symbols",
 	"guards",
 	"why",
 	"kernels",
-	"sizes"
+	"sizes",
+	"hunt"
 ];
-function Pt(e) {
-	let t = y(e), n = {
+function Zt(e) {
+	let t = x(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -1084,73 +1241,74 @@ function Pt(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : Nt.includes(t.pane) ? {
+	} : Xt.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Ft(e, t, n = {}) {
-	"diff_version" in t ? et($(e, $e), t, n) : "suite_version" in t ? Tt($(e, Ct), t) : It($(e), t, n);
+function Qt(e, t, n = {}) {
+	"diff_version" in t ? it($(e, rt), t, n) : "suite_version" in t ? Ht($(e, Bt), t) : $t($(e), t, n);
 }
 function $(t, r = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = dt + r, n(t).append(a, i), i;
+	return a.textContent = Dt + r, n(t).append(a, i), i;
 }
-function It(t, n, r) {
-	let i = a(n), o = r.deepLinks ?? !0, s = Pt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
+function $t(t, n, r) {
+	let i = a(n), o = r.deepLinks ?? !0, s = Zt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
 		s = {
 			...s,
 			...e
-		}, o && typeof history < "u" && history.replaceState(null, "", Lt(s)), l();
+		}, o && typeof history < "u" && history.replaceState(null, "", en(s)), l();
 	}, l = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": s.pane
-		}, zt(i, s, c, r));
-		t.replaceChildren(Bt(i), Vt(s, c), e("div", { class: "main" }, n, Rt(i, s, c, r)));
+		}, nn(i, s, c, r));
+		t.replaceChildren(rn(i), an(i, s, c), e("div", { class: "main" }, n, tn(i, s, c, r)));
 	};
 	l();
 }
-function Lt(e) {
-	return e.pane === "guards" && e.guard ? b({
+function en(e) {
+	return e.pane === "guards" && e.guard ? S({
 		pane: "guard",
 		id: e.guard
-	}) : b({ pane: e.pane });
+	}) : S({ pane: e.pane });
 }
-function Rt(t, n, r, i) {
+function tn(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, We(t, n.guard, r, i));
+	}, qe(t, n.guard, r, i));
 }
-function zt(e, t, n, r) {
+function nn(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return Be(e, n);
-		case "guards": return Ve(e, t, n, r);
-		case "why": return Ke(e, t, n, r);
-		case "kernels": return Je(e);
-		case "sizes": return Ze(e);
-		default: return Ne(e, n, r);
+		case "symbols": return Ue(e, n);
+		case "guards": return We(e, t, n, r);
+		case "why": return Xe(e, t, n, r);
+		case "kernels": return Qe(e);
+		case "sizes": return tt(e);
+		case "hunt": return St(e, r);
+		default: return Ie(e, n, r);
 	}
 }
-function Bt(t) {
+function rn(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function Vt(t, n) {
-	return e("nav", {}, ...Nt.map((r) => e("button", {
-		class: t.pane === r ? "on" : "",
-		"data-tab": r,
-		onclick: () => n({ pane: r })
-	}, r)));
+function an(t, n, r) {
+	return e("nav", {}, ...Xt.filter((e) => e !== "hunt" || Y(t).length).map((t) => e("button", {
+		class: n.pane === t ? "on" : "",
+		"data-tab": t,
+		onclick: () => r({ pane: t })
+	}, t)));
 }
 // src/patch.ts
-function Ht(e, t) {
+function on(e, t) {
 	let n = e;
-	for (let e of t) n = Ut(n, e);
+	for (let e of t) n = sn(n, e);
 	return n;
 }
-function Ut(e, t) {
+function sn(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1158,7 +1316,7 @@ function Ut(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var Wt = { render({ model: t, el: n }) {
+var cn = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1185,33 +1343,36 @@ var Wt = { render({ model: t, el: n }) {
 	}, "Run")), f = e("button", {
 		"data-action": "verify",
 		onclick: () => u("verify")
-	}, "Verify fixes"), p = () => {
-		f.hidden = !t.get("can_verify");
+	}, "Verify fixes"), p = e("button", {
+		"data-action": "hunt",
+		onclick: () => u("hunt")
+	}, "Hunt"), m = () => {
+		f.hidden = !t.get("can_verify"), p.hidden = !t.get("can_verify");
 	};
-	d.append(f);
-	let m = null, h = 0, g = 0, _ = () => {
+	d.append(f, p);
+	let h = null, g = 0, _ = 0, v = () => {
 		let e = String(t.get("session_json") || "{}");
-		e !== "{}" && (m = JSON.parse(e), h = Number(t.get("base_revision") ?? 0), y(), Number(t.get("revision") ?? 0) > h && t.send({ type: "resend" }));
-	}, v = (e) => {
+		e !== "{}" && (h = JSON.parse(e), g = Number(t.get("base_revision") ?? 0), b(), Number(t.get("revision") ?? 0) > g && t.send({ type: "resend" }));
+	}, y = (e) => {
 		let n = e;
-		if (n?.type === "patch" && m !== null) {
-			if (n.from !== h) return t.send({ type: "resend" });
-			m = Ht(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, y();
+		if (n?.type === "patch" && h !== null) {
+			if (n.from !== g) return t.send({ type: "resend" });
+			h = on(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
 		}
-	}, y = () => {
-		if (m === null) return;
-		n.dataset.revision = String(h), n.dataset.patches = String(g);
-		let e = a(m);
+	}, b = () => {
+		if (h === null) return;
+		n.dataset.revision = String(g), n.dataset.patches = String(_);
+		let e = a(h);
 		s.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), Ft(r, e, { deepLinks: !1 });
-	}, b = () => {
+		})), Qt(r, e, { deepLinks: !1 });
+	}, x = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
-	t.on("change:session_json", _), t.on("msg:custom", v), t.on("change:results", b), t.on("change:can_verify", p), t.on("change:error", () => {
+	t.on("change:session_json", v), t.on("msg:custom", y), t.on("change:results", x), t.on("change:can_verify", m), t.on("change:error", () => {
 		o.textContent = String(t.get("error") ?? "");
-	}), n.replaceChildren(d, o, i, r), _(), b(), p();
+	}), n.replaceChildren(d, o, i, r), v(), x(), m();
 } };
-export { Wt as default };
+export { cn as default };

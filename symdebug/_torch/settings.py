@@ -163,3 +163,17 @@ def apply_settings(settings: Mapping[str, Any]) -> None:
 def reset_compiler() -> None:
     """Forget every compiled frame, as a fresh process would have none."""
     torch._dynamo.reset()
+
+
+def fork_safe_torch() -> None:
+    """Make torch safe to use in a forked child: one intra-op thread, compiles in-process.
+
+    A child forked after the parent ran OpenMP kernels or started Inductor's compile workers
+    hangs in its first parallel region or compile (measured with torch 2.13: both hang, and
+    both settings together run); the parent's threads and worker pipes are not the child's.
+    """
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+    torch.set_num_threads(1)
+    if _INDUCTOR_CONFIG in sys.modules:
+        config: Any = sys.modules[_INDUCTOR_CONFIG]
+        config.compile_threads = 1

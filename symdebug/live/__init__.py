@@ -25,6 +25,7 @@ from symdebug.capture.handler import CaptureHandler
 from symdebug.incremental import IncrementalBuilder
 from symdebug.live.session import LiveSession
 from symdebug.live.verify import Verdicts, apply_verdicts
+from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import Facts
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
+    from symdebug.queries.hunt import Hunt
 
 __all__ = ["LiveCapture", "LiveSession", "attached", "capture", "start", "stop"]
 
@@ -51,8 +53,10 @@ class LiveCapture:
         self.session = LiveSession(self)
         #: Sweeps and re-runs so far, as the viewers draw them (kept across rebuilds).
         self.sweeps: list[dict[str, Any]] = []
-        #: What replaying each fix's settings measured (kept across rebuilds).
+        #: What replaying each fix measured (kept across rebuilds).
         self.verdicts: Verdicts = {}
+        #: The last hunt's rows (kept across rebuilds; every view shows them).
+        self.hunt_rows: list[HuntRow] = []
         self._disable_caches = disable_caches
         self._kernel_provenance = kernel_provenance
         self._stack: ExitStack | None = None
@@ -104,6 +108,7 @@ class LiveCapture:
             self._facts = self._builder.build(stream, capture_errors=self.handler.errors)
             self._facts.dropped_compiles = self.dropped_compiles
         self._facts.sweeps = self.sweeps
+        self._facts.hunt = self.hunt_rows
         if self.verdicts:
             apply_verdicts(self._facts, self.verdicts)
         return self._facts
@@ -180,6 +185,14 @@ class LiveCapture:
         plan = fix_plan(workload, facts=self.facts(), **options)
         self.verdicts.update(verdicts_of(plan))
         return plan
+
+    def hunt(self, workload: Workload | None, **options: Any) -> Hunt:
+        """Replay each constant kept symbolic (:meth:`LiveSession.hunt`); keep the rows."""
+        from symdebug.live.hunt import hunt_session
+
+        found = hunt_session(self.facts(), workload, **options)
+        self.hunt_rows = found.rows
+        return found
 
     def record_run(self, label: str, result: RerunResult) -> None:
         """Add one re-run to the "runs" series the sizes pane draws."""

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from symdebug.live.changes import Change
     from symdebug.live.fix_plan import FixPlan, Trial
 
 
 def _verdict(plan: FixPlan) -> str:
     if plan.verified:
-        compared = ", same outputs" if plan.outputs_compared else " (outputs not compared)"
+        note = f": {plan.outputs_note}" if plan.outputs_note else ""
+        compared = ", same outputs" if plan.outputs_compared else f" (outputs not compared{note})"
         return f"verified by replay: fewer compiles, no new error{compared}"
-    return "no setting tried removed a recompile without a new error"
+    return "no change tried removed a recompile without a new error"
 
 
 def _table(plan: FixPlan) -> list[str]:
@@ -33,23 +35,53 @@ def _errors(label: str, errors: list[str]) -> list[str]:
 
 
 def trial_line(trial: Trial) -> str:
-    """One candidate: its settings and what its replay measured."""
-    settings = ", ".join(f"{k} = {v!r}" for k, v in trial.settings.items())
+    """One candidate: its changes and what its replay measured."""
+    changes = " + ".join(change.label for change in trial.changes)
     outcome = "helps" if trial.better else trial.why_not
-    return f"  {settings}: {trial.replay.total} compiles ({outcome})"
+    return f"  {changes}: {trial.replay.total} compiles ({outcome})"
+
+
+def change_text(change: Change) -> list[str]:
+    """One change as the user would write it; a rewrite as its diff."""
+    if change.rewrite is not None:
+        diff = change.rewrite.diff().rstrip().splitlines()
+        return [
+            f"# {change.rewrite.what} (rewrite of {change.rewrite.qualname}):",
+            *(f"# {line}" for line in diff),
+        ]
+    if change.kind == "mark":
+        return [f"# before each call:\n{change.code}"]
+    if change.conversions:
+        return [f"# in the caller, before each call:\n{change.code}"]
+    return [change.code]
+
+
+def plan_code(plan: FixPlan) -> str:
+    """Every verified change, in order, as the user writes it (rewrites as diffs)."""
+    if not plan.changes:
+        return ""
+    body = [line for change in plan.changes for line in change_text(change)]
+    return "\n".join(["import torch", *body])
 
 
 def plan_text(plan: FixPlan) -> str:
     """The whole plan, as ``str(plan)`` prints it."""
     lines = [f"Fix plan: {_verdict(plan)}"]
-    if plan.settings:
-        lines += ["settings (apply before the first compile):"]
-        lines += [f"  {name} = {value!r}" for name, value in plan.settings.items()]
+    if plan.changes:
+        lines += ["changes (in this order; plan.applied() makes them for a block):"]
+        lines += [
+            f"  {line}"
+            for text in map(change_text, plan.changes)
+            for one in text
+            for line in one.splitlines()
+        ]
     lines += ["compiles per frame:", *_table(plan)]
     lines += _errors("before", plan.errors_before) + _errors("after", plan.errors_after)
     if plan.tried:
         lines += [f"tried ({len(plan.tried)} replays):", *map(trial_line, plan.tried)]
-    if plan.by_hand:
-        lines += ["changes to the code (not replayed: they need an edit):"]
-        lines += [f"  {fix}" for fix in plan.by_hand]
+    if plan.not_tried:
+        lines += ["not tried (no replay could apply them):"]
+        lines += [
+            f"  {skipped.fix.code.splitlines()[0]}: {skipped.why}" for skipped in plan.not_tried
+        ]
     return "\n".join(lines)

@@ -1,21 +1,26 @@
-"""Replay the user's calls under some torch settings, isolated, and measure what happened.
+"""Replay the user's calls under some changes, isolated, and measure what happened.
 
-A replay is the proof behind a verified fix: Dynamo is reset before and after, the compile
-caches are off, the settings are restored even when the workload raises, and the compiles
-are counted from the capture's own facts (the same events ``TORCH_TRACE`` writes).
+A replay is the proof behind a verified fix: it runs in a forked child (the user's compiled
+functions, session and namespace stay as they were), Dynamo is reset there, the compile
+caches are off, and the compiles are counted from the capture's own facts (the same events
+``TORCH_TRACE`` writes).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from symdebug._torch.settings import reset_compiler, settings_applied
+from symdebug._torch.settings import fork_safe_torch, reset_compiler
 from symdebug._torch.trace_logger import trace_logger
 from symdebug.capture.handler import CaptureHandler
+from symdebug.live.apply_changes import ChangeError, changes_applied
+from symdebug.live.changes import Change, settings_of
+from symdebug.live.isolated import can_fork, run_isolated
+from symdebug.live.outputs import comparable_outputs
 from symdebug.model.types import Compile, Facts
 
 #: A workload: a no-argument callable that makes the user's calls (and may return outputs).
@@ -24,26 +29,39 @@ Workload = Callable[[], Any]
 
 @dataclass
 class Replay:
-    """What one run of the workload did under ``settings``.
+    """What one run of the workload did under ``changes``.
 
     Attributes
     ----------
-    settings
-        ``{dotted torch config name: value}`` applied for the run (empty: unchanged).
+    changes
+        What the run changed (none: the unchanged run).
     compiles
         Compiles per frame, ``{"f (model.py:12)": 3}``, failed ones included.
     errors
         What raised: the workload's exception and each failed compile, one line each.
     outputs
         What the workload returned (tensors copied), None when it raised.
+    uncomparable
+        Why the outputs cannot be compared ("" when they can).
+    printed
+        What the workload printed (kept, never compared).
     """
 
-    settings: dict[str, Any]
+    changes: tuple[Change, ...] = ()
     compiles: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     outputs: Any = None
     seconds: float = 0.0
     facts: Facts | None = field(default=None, repr=False)
+    uncomparable: str = ""
+    printed: str = field(default="", repr=False)
+    #: Whether the workload returned (it did not raise, and was not stopped).
+    finished: bool = False
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Every torch setting the run's changes made."""
+        return settings_of(self.changes)
 
     @property
     def total(self) -> int:
@@ -101,30 +119,75 @@ def _copied(value: Any) -> Any:
     return tree_map(copy, value)
 
 
-def replay(workload: Workload, settings: Mapping[str, Any]) -> Replay:
-    """Run ``workload`` once under ``settings``, from a reset compiler, under capture."""
+def replay(workload: Workload, changes: tuple[Change, ...] = ()) -> Replay:
+    """Run ``workload`` once under ``changes``, from a reset compiler, under capture.
+
+    In this process: the caller keeps the user's state (:func:`isolated_replay` forks).
+    """
     from symdebug.live import LiveCapture
 
-    result = Replay(dict(settings))
+    result = Replay(changes)
     capture = LiveCapture()
     reset_compiler()
     started = time.perf_counter()
     try:
-        with settings_applied(settings):
+        with changes_applied(changes):
             capture.start()
             try:
                 result.outputs = _copied(workload())
+                result.finished = True
             except Exception as error:  # noqa: BLE001 - the program raising is a measured outcome
                 result.errors.append(_first_line(error))
             finally:
                 capture.stop()
+    except ChangeError as error:
+        result.errors.append(f"the change could not be applied: {error}")
     finally:
         reset_compiler()
     result.seconds = time.perf_counter() - started
     result.facts = capture.facts()
     result.compiles = compiles_per_frame(result.facts)
     result.errors += compile_errors(result.facts)
+    result.uncomparable = comparable_outputs(result.outputs)
     return result
+
+
+#: A replay's default deadline: a workload past it is stopped and said to be.
+TIMEOUT_S = 600.0
+STDIN_NOTE = "the workload reads standard input, which a replay does not give it"
+
+
+def _in_child(workload: Workload, changes: tuple[Change, ...]) -> Replay:
+    """The child's side: torch made safe after a fork, every capture but the replay's off."""
+    fork_safe_torch()
+    with others_detached():
+        result = replay(workload, changes)
+    result.errors = [_stdin_said(e) for e in result.errors]
+    if result.uncomparable:
+        result.outputs = None  # it may not pickle; the reason is what the parent needs
+    return result
+
+
+def _stdin_said(error: str) -> str:
+    return f"{STDIN_NOTE} ({error})" if error.startswith("EOFError") else error
+
+
+def isolated_replay(
+    workload: Workload, changes: tuple[Change, ...] = (), *, timeout: float = TIMEOUT_S
+) -> Replay:
+    """:func:`replay` in a forked child: nothing the run does reaches this process.
+
+    A workload that does not finish within ``timeout`` seconds is stopped; one that reads
+    standard input reads an empty one.  Without ``fork`` (Windows) it runs here, and the
+    user's compiled functions are reset by it.
+    """
+    if not can_fork():
+        return replay(workload, changes)
+    outcome = run_isolated(lambda: _in_child(workload, changes), timeout)
+    if isinstance(outcome.value, Replay):
+        outcome.value.printed = outcome.stdout
+        return outcome.value
+    return Replay(changes, errors=[outcome.error], seconds=outcome.seconds, printed=outcome.stdout)
 
 
 @contextmanager

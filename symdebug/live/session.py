@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
+    from symdebug.queries.hunt import Hunt
     from symdebug.queries.predict import Prediction, ProgramReader
     from symdebug.queries.predict_range import RangePrediction
 
@@ -93,13 +94,21 @@ class LiveSession(Session):
         return super().predict_range(*args, frame=frame, dynamo_config=config, **kwargs)
 
     def fix_plan(
-        self, workload: Workload, *, max_replays: int = 12, progress: bool = True
+        self,
+        workload: Workload,
+        *,
+        max_replays: int = 12,
+        progress: bool = True,
+        timeout: float = 600.0,
     ) -> FixPlan:
         """Replay ``workload`` under the settings of each suggested fix; return the best plan.
 
-        Each replay starts from ``torch._dynamo.reset()`` with the compile caches off, and
-        restores every setting, even when the workload raises.  The fixes that were
-        replayed get ``verified`` and ``effect``; the views show them.
+        Each replay runs in a forked child, from ``torch._dynamo.reset()`` with the compile
+        caches off: the user's compiled functions keep their cache entries, and this
+        session its facts.  Settings are set, marks made on each compiled call's
+        arguments, and a fix that edits a function is applied by swapping in its rewritten
+        code.  The fixes that were replayed get ``verified``, ``effect`` and ``diff``; the
+        views show them.
 
         Parameters
         ----------
@@ -110,19 +119,59 @@ class LiveSession(Session):
             At most this many runs of ``workload``, the unchanged one included.
         progress
             Show progress on stderr while replaying.
+        timeout
+            Seconds one replay may take; a replay past it is stopped and said to be.
 
         Returns
         -------
         FixPlan
-            ``settings``, compiles ``before`` and ``after`` per frame, ``errors_before``,
-            ``errors_after``, ``verified``, and ``applied()`` to use the settings.
+            ``changes`` (settings, marks, rewrites, in order), ``settings``, compiles
+            ``before`` and ``after`` per frame, ``errors_before``, ``errors_after``,
+            ``verified``, ``applied()`` to make the changes for a block and ``code()``.
 
         Examples
         --------
         >>> plan = s.fix_plan(lambda: [f(torch.randn(n, 4)) for n in (2, 3, 4)])  # doctest: +SKIP
         >>> print(plan)                                                            # doctest: +SKIP
         """
-        return self.live.fix_plan(workload, max_replays=max_replays, progress=progress)
+        options = {"max_replays": max_replays, "progress": progress, "timeout": timeout}
+        return self.live.fix_plan(workload, **options)
+
+    def hunt(
+        self,
+        workload: Workload | None = None,
+        *,
+        max_replays: int = 25,
+        progress: bool = True,
+        timeout: float = 600.0,
+    ) -> Hunt:
+        """Hunt overspecialization: for each input a compile held constant, say if it was needed.
+
+        Each constant is replayed with the one change that keeps it symbolic (a mark for a
+        size, ``dynamic_sources`` for an int, ``specialize_float=False`` for a float; a
+        setting the evidence names for a 0/1 or duck-sized one), in a forked child: the
+        user's compiled functions and this session stay as they were.
+
+        Parameters
+        ----------
+        workload
+            A no-argument callable that makes the calls again; None: answer from the facts
+            (``needed`` where torch's guards name the code, else ``untested``).
+        max_replays
+            At most this many runs of ``workload``, the unchanged one included.
+        progress
+            Show progress on stderr while replaying.
+        timeout
+            Seconds one replay may take; a replay past it is stopped and said to be.
+
+        Returns
+        -------
+        Hunt
+            Rows (``source``, ``user_name``, ``compiles``, ``verdict``: ``needed``,
+            ``avoidable`` or ``untested``), most compiles saved first.  The views show them.
+        """
+        options = {"max_replays": max_replays, "progress": progress, "timeout": timeout}
+        return self.live.hunt(workload, **options)
 
     def rerun(
         self, compiled: Any, *args: Any, frame: str | int | None = None, **kwargs: Any

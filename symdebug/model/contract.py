@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from symdebug.model import code_types, diff_types, suite_types, values
+from symdebug.model import code_types, diff_types, hunt_types, suite_types, values
 from symdebug.model import types as model_types
 from symdebug.model.serialize import MIME_TYPE, REFERENCE_FIELDS, SCHEMA_VERSION
 from symdebug.model.types import Facts
@@ -69,7 +69,7 @@ class Document:
     version
         The document's version.
     version_label
-        How the schema's title and the root's doc say the version (``schema v9``).
+        How the schema's title and the root's doc say the version (``schema v10``).
     version_constant, mime_constant
         The TypeScript constants of the version and of the MIME type.
     mime_type
@@ -110,7 +110,7 @@ SESSION = Document(
     version_constant="SCHEMA_VERSION",
     mime_constant="MIME_TYPE",
     mime_type=MIME_TYPE,
-    modules=(values, model_types, code_types),
+    modules=(values, model_types, code_types, hunt_types),
     reference_fields=REFERENCE_FIELDS,
     writer="symdebug/model/serialize.py",
     schema_path=SCHEMA_PATH,
@@ -346,7 +346,7 @@ def _record_schema(record: Record) -> dict[str, Any]:
 
 
 def _version_said(document: Document) -> str:
-    """``schema v9``: how titles say a document's version."""
+    """``schema v10``: how titles say a document's version."""
     return f"{document.version_label} v{document.version}"
 
 

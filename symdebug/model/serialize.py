@@ -16,6 +16,7 @@ from symdebug.model.code_types import (
     KernelSizeArg,
     SpecializedDim,
 )
+from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import (
     Callee,
     Compile,
@@ -37,7 +38,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -60,7 +61,9 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: v9 added what torch checks of each tensor beyond its sizes (``tensor_checks`` of compiles:
 #: type, dispatch keys, dtype, device, ``requires_grad``, marks); an older document reads
 #: with none, and a prediction from it is unsure where a call passes a tensor.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+#: v10 added each fix's ``diff`` and the hunt's rows (``hunt``); an older document reads
+#: with none.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -145,6 +148,7 @@ def _fix_dict(fix: Fix) -> dict[str, Any]:
         "settings": dict(fix.settings),
         "verified": fix.verified,
         "effect": fix.effect,
+        "diff": fix.diff,
     }
 
 
@@ -179,6 +183,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "explanations": [_plain(e) for e in facts.explanations],
         "graph_breaks": [_plain(b) for b in facts.graph_breaks],
         "sweeps": facts.sweeps,
+        "hunt": [_plain(row) for row in facts.hunt],
     }
 
 
@@ -292,6 +297,10 @@ def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
     )
 
 
+def _hunt_row(data: dict[str, Any]) -> HuntRow:
+    return HuntRow(**dict(data, user_frame=_maybe_frame(data.get("user_frame"))))
+
+
 def _compile(data: dict[str, Any]) -> Compile:
     signature = data.get("signature")
     callee = data.get("callee")
@@ -357,6 +366,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         explanations=[_explanation(d, guards, fixes) for d in explanations],
         graph_breaks=[_graph_break(d, fixes) for d in document.get("graph_breaks", [])],
         sweeps=list(document.get("sweeps", [])),
+        hunt=[_hunt_row(d) for d in document.get("hunt", [])],
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
         capture_errors=int(document.get("capture_errors", 0)),

@@ -65,7 +65,10 @@ class Fix:
         None when not tried; True when replaying the user's calls with it gave fewer
         compiles, no new error and the same outputs; False when it did not.
     effect
-        The measured effect of the replay (``f: 4 -> 1 compiles``), when tried.
+        The measured effect of the replay (``f: 4 -> 1 compiles``), when tried; for a fix
+        no replay could apply, why it was not tried.
+    diff
+        For a change to the code, the diff of the rewrite the replay swapped in.
     """
 
     code: str
@@ -74,6 +77,7 @@ class Fix:
     settings: dict[str, Any] = field(default_factory=dict)
     verified: bool | None = None
     effect: str = ""
+    diff: str = ""
 
     def __str__(self) -> str:
         return f"{self.code}  # {self.explanation}" if self.explanation else self.code
@@ -522,3 +526,9 @@ class Facts:
     #: The oldest compiles a live capture dropped to bound its memory (``max_compiles``).
     dropped_compiles: int = 0
     rank: int | None = None
+    #: The overspecialization hunt's rows (``s.hunt()``), most compiles saved first.
+    hunt: list[HuntRow] = field(default_factory=list)
+
+
+# Last: a hunt row holds a ``Frame`` (defined above), and ``Facts`` holds hunt rows.
+from symdebug.model.hunt_types import HuntRow  # noqa: E402

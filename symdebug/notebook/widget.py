@@ -145,6 +145,14 @@ class Explorer(anywidget.AnyWidget):
             return str(self.session.fix_plan(self.workload, progress=False))
         return str(fix_plan(self.workload, facts=self.session.facts, progress=False))
 
+    def _hunt(self) -> str:
+        """Replay the workload once per constant kept symbolic; the hunt tab then shows it."""
+        if self.workload is None:
+            raise ValueError("Hunt needs a workload: symdebug.explorer(s, workload=fn)")
+        if not isinstance(self.session, LiveSession):  # read from a log: the guards decide
+            return str(self.session.hunt())
+        return str(self.session.hunt(self.workload, progress=False))
+
     @traitlets.observe("request")
     def _on_request(self, change: dict[str, Any]) -> None:
         request = change["new"] or {}
@@ -173,6 +181,8 @@ class Explorer(anywidget.AnyWidget):
         frame = frame_asked(request.get("frame"))
         if request.get("action") == "verify":
             return self._verify()
+        if request.get("action") == "hunt":
+            return self._hunt()
         if request.get("action") == "predict":
             return str(self.session.predict(*args, frame=frame, **kwargs))
         if request.get("action") == "run":

@@ -18,6 +18,10 @@ from symdebug.model.unbacked import MARKED
 from symdebug.processors.fix_code import branch_condition, without_comment
 
 DYNAMIC_SOURCES = "torch.compiler.config.dynamic_sources"
+#: Torch's reason for a branch on a tensor's value (``generic_jump``).
+_BRANCHING = "Data-dependent branching"
+#: Names in a condition that are modules, not values the branch works on.
+_MODULES = frozenset({"torch", "math", "F", "np", "nn"})
 SYMBOL = re.compile(r"\b(?:u|zuf)\d+\b")
 #: ``u0 < 0``, ``u0 >= 0``, ``Eq(u0, -1)``: a sign test a non-negative count decides.
 _SIGN = re.compile(
@@ -37,7 +41,7 @@ def _cond(graph_break: GraphBreak) -> list[Fix]:
     if condition is None:
         return []
     names = [n.id for n in ast.walk(ast.parse(condition)) if isinstance(n, ast.Name)]
-    tensors = [n for n in dict.fromkeys(names) if f"{n}.shape" in condition]
+    tensors = [n for n in dict.fromkeys(names) if n not in _MODULES]
     operands = f"({', '.join(tensors)},)" if tensors else "()"
     return [
         Fix(
@@ -118,9 +122,12 @@ def _decided(op: str, constant: int) -> bool:
 
 
 def data_dependent_fixes(graph_break: GraphBreak, symbol: Symbol | None) -> list[Fix]:
-    """The fixes of a data-dependent break, best first; none for other breaks."""
+    """The fixes of a data-dependent break, best first; none for other breaks.
+
+    A branch on a tensor's value (``if h.sum() > 0:``) has no expression: torch.cond.
+    """
     if not graph_break.expression:
-        return []
+        return _cond(graph_break) if _BRANCHING in graph_break.reason else []
     fixes = _cond(graph_break)
     if symbol is None:
         return fixes

@@ -66,7 +66,7 @@ def _index_fixes(evidence: Evidence) -> list[Fix]:
     use = computed_index(evidence.line)
     if use is None:
         return []
-    same = "one graph serves every size"
+    same = "if nothing else fixes the size, one graph serves every size"
     fixes = [
         Fix(
             f"{use.tensor}.select({use.dim}, {use.index})",

@@ -80,9 +80,10 @@ def static_fixes(evidence: Evidence) -> list[Fix]:
     mark = make_fix(
         mark_call("torch._dynamo.maybe_mark_dynamic", name, dim),
         "mark",
-        f"before the first call: {name}.shape[{dim}] is dynamic from the first compile, so "
-        "the recompile when it first changes goes away; if the code needs one value, torch "
-        "specializes it as before (mark_dynamic would raise instead).",
+        f"before the first call: if nothing else forces {name}.shape[{dim}] (a branch on it, "
+        "an op that needs one value), it is dynamic from the first compile and its first "
+        "change needs no recompile; where the code needs one value, torch specializes it as "
+        "before and the compiles stay (mark_dynamic would raise instead).",
         dynamic=f"{tensor}:{dim}",
     )
     return [mark, whole_program("")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import groupby
 
+from symdebug.model.hunt_types import HuntRow
 from symdebug.model.index import FactIndex
 from symdebug.model.names import frame_title
 from symdebug.model.own_code import library_of, user_line
@@ -182,7 +183,54 @@ def render_summary(facts: Facts) -> str:
         frames.setdefault((compile_.generation, compile_.frame_id), []).append(compile_)
     for group in frames.values():
         lines += _frame_lines(index, group, breaks)
-    return "\n".join(lines + _tail(facts))
+    return "\n".join(lines + hunt_lines(facts.hunt) + _tail(facts))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _hunt_evidence(row: HuntRow) -> str:
+    """What an avoidable row saves and the change; a needed row's cause and line; else the note."""
+    if row.verdict == "avoidable":
+        saves = f"saves {_plural(row.compiles, 'compile')} ({row.before} -> {row.after})"
+        return f"{saves}: {row.change}" if row.change else saves
+    if row.verdict != "needed":
+        return row.note
+    frame = row.user_frame
+    where = f"at {_at(frame)}" if frame is not None else "at (unknown line)"
+    line = f"  {frame.line}" if frame is not None and frame.line else ""
+    return f"{row.cause or 'unknown'} {where}{line}"
+
+
+def hunt_lines(rows: list[HuntRow]) -> list[str]:
+    """The hunt's section: its verdicts counted, then one line per row (none without rows).
+
+    Parameters
+    ----------
+    rows
+        The hunt's rows (``Facts.hunt``), in the document's order.
+
+    Returns
+    -------
+    list of str
+        ``hunt: 1 avoidable (2 compiles saved), 1 needed, 0 untested``, then
+        ``x.shape[1]  avoidable  saves 2 compiles (3 -> 1): <change>`` and the like.
+    """
+    if not rows:
+        return []
+    said = Counter(row.verdict for row in rows)
+    saved = sum(row.compiles for row in rows if row.verdict == "avoidable")
+    head = (
+        f"hunt: {said['avoidable']} avoidable ({_plural(saved, 'compile')} saved), "
+        f"{said['needed']} needed, {said['untested']} untested"
+    )
+    names = [row.user_name or row.source for row in rows]
+    width = max(map(len, names))
+    return [head] + [
+        f"  {name:<{width}}  {row.verdict:<9}  {_hunt_evidence(row)}".rstrip()
+        for name, row in zip(names, rows, strict=True)
+    ]
 
 
 def _tail(facts: Facts) -> list[str]:

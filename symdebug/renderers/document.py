@@ -27,7 +27,7 @@ _FRAME_KEYS = ("filename", "lineno", "name", "line")
 _STACKS = ("user_stack", "framework_stack")
 #: The record lists whose ``fixes`` (and ``fix`` text, where they have one) go by index.
 _WITH_FIXES = ("guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks")
-_FIX_KEYS = ("code", "kind", "explanation", "settings", "verified", "effect")
+_FIX_KEYS = ("code", "kind", "explanation", "settings", "verified", "effect", "diff")
 
 
 def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
@@ -196,6 +196,13 @@ def _redact_records(clean: dict[str, Any]) -> None:
         graph_break["explanation"] = _REDACTED
 
 
+def _redact_diffs(clean: dict[str, Any]) -> None:
+    """Each fix's diff: a rewrite's diff quotes the user's code."""
+    for fix in (f for key in _WITH_FIXES for r in clean.get(key, []) for f in r["fixes"]):
+        if fix.get("diff"):
+            fix["diff"] = _REDACTED
+
+
 def _redact_step(step: dict[str, Any]) -> None:
     """A step's text as its scrubbed frame says it; a recompile's check without comments."""
     if step.get("frame") is not None:
@@ -244,6 +251,7 @@ def redacted(document: dict[str, Any]) -> dict[str, Any]:
     clean: dict[str, Any] = json_text.loads(json_text.dumps(document))
     _scrub_frames(clean)
     _redact_records(clean)
+    _redact_diffs(clean)
     clean = _without_paths(clean)
     clean["problem_examples"] = []
     clean["source"] = "(redacted)"

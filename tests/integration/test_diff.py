@@ -238,7 +238,10 @@ def test_logs_under_two_torch_settings(tmp_path: Path) -> None:
     (added,) = step.recompiles_added
     (removed,) = step.recompiles_removed
     assert (added.cause, added.count, removed.cause, removed.count) == (
-        "dynamic_false", 3, "static_by_default", 1,
+        "dynamic_false",
+        3,
+        "static_by_default",
+        1,
     )
     # Constant on both sides, for another reason: neither gained nor lost.
     assert [s.text for s in step.specializations_changed] == [
@@ -298,4 +301,3 @@ def test_two_rank_folders_compare_rank_by_rank(tmp_path: Path) -> None:
     assert (step.compiles_before, step.compiles_after) == (1, 2)
     assert step.recompiles_added[0].cause == "static_by_default"
     assert "rank 2:" in str(diff) and diff.runs[0].after.kind == "ranks"
-

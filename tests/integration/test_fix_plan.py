@@ -2,8 +2,8 @@
 
 Every program lives in tests/data/programs; its ``workload()`` builds what it compiles and
 makes the calls.  Each test asserts torch's own compile counts before and after, that no
-new error came, and that the plan's settings give the same counts in a new process (as
-anyone applying them with ``setattr`` would see).
+new error came, and that the plan's changes (settings, marks, rewrites) give the same counts
+in a new process.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import torch
 from programs import PROGRAMS, program
 
 import symdebug
+from symdebug.live.changes import candidate_key, setting_change
 from symdebug.live.fix_plan import FixPlan
 from symdebug.live.verify import all_fixes
 from symdebug.scripts import run_script
@@ -36,15 +37,19 @@ def frame(plan: FixPlan, prefix: str) -> str:
     return next(f for f in plan.before if f.startswith(prefix))
 
 
+def codes(plan: FixPlan) -> list[str]:
+    return [change.code for change in plan.changes]
+
+
 def assert_reproduced(name: str, plan: FixPlan) -> None:
-    """The settings, applied in a fresh process, give the plan's ``after``."""
-    fresh = run_script([str(PROGRAMS / f"{name}.py")], plan.settings)
+    """The changes, applied in a fresh process, give the plan's ``after``."""
+    fresh = run_script([str(PROGRAMS / f"{name}.py")], tuple(plan.changes))
     assert fresh.errors == plan.errors_after
     assert fresh.compiles == plan.after
 
 
 def assert_verified(plan: FixPlan) -> None:
-    assert plan.verified and plan.settings
+    assert plan.verified and plan.changes
     assert sum(plan.after.values()) < sum(plan.before.values())
     assert plan.errors_before == plan.errors_after == []
     ast.parse(plan.code())
@@ -54,20 +59,22 @@ def test_static_by_default_batch() -> None:
     plan, session = planned("static_batch")
     assert plan.before == {"scale (static_batch.py:6)": 2}
     assert plan.after == {"scale (static_batch.py:6)": 1}
-    assert plan.settings == {DYNAMIC: "L['x']:0"}  # the narrow fix wins the tie
+    assert codes(plan) == ["torch._dynamo.maybe_mark_dynamic(x, 0)"]  # the narrow fix wins
+    assert plan.changes[0].kind == "mark" and plan.settings == {}
     assert_verified(plan)
-    fix = next(f for f in session.recompiles[0].fixes if f.settings == plan.settings)
-    assert fix.verified is True and fix.effect == "2 -> 1 compiles"
+    fix = next(f for f in session.recompiles[0].fixes if f.code == plan.changes[0].fix_code)
+    assert fix.verified is True and fix.effect == "measured: 2 -> 1 compiles"
     assert_reproduced("static_batch", plan)
 
 
 def test_int_used_as_loop_count_has_no_setting_fix() -> None:
     plan, _ = planned("int_loop")
     assert plan.before == plan.after == {"repeat (int_loop.py:6)": 4}
-    assert not plan.verified and plan.settings == {}
+    assert not plan.verified and plan.changes == []
     assert plan.tried and all(not t.better for t in plan.tried)
-    assert any(fix.kind == "code" for fix in plan.by_hand)
-    assert "no setting tried removed a recompile" in str(plan)
+    converted = next(t for t in plan.tried if t.changes[0].conversions)  # n as a tensor
+    assert "torch.as_tensor(n)" in converted.changes[0].code and not converted.better
+    assert "no change tried removed a recompile" in str(plan)
 
 
 def test_duck_sizing() -> None:
@@ -92,7 +99,7 @@ def test_mark_dynamic_does_not_reach_the_resume_frame() -> None:
     resume = frame(plan, "torch_dynamo_resume_in_step")
     assert plan.before == {"step (resume_frame.py:6)": 1, resume: 2}
     assert plan.after == {"step (resume_frame.py:6)": 1, resume: 1}
-    assert "___" not in repr(plan.settings)  # a name the user can read and write
+    assert "___" not in "".join(codes(plan))  # a name the user can read and write
     assert_verified(plan)
     assert_reproduced("resume_frame", plan)
 
@@ -159,7 +166,8 @@ def test_settings_are_restored_when_the_workload_raises() -> None:
 
 
 def test_plan_applied_is_a_context_manager() -> None:
-    plan = FixPlan({"torch.fx.experimental._config.use_duck_shape": False}, {}, {}, [], [], True)
+    duck = setting_change({"torch.fx.experimental._config.use_duck_shape": False})
+    plan = FixPlan([duck], {}, {}, [], [], True)
     with plan.applied():
         assert torch.fx.experimental._config.use_duck_shape is False
     assert torch.fx.experimental._config.use_duck_shape is True
@@ -172,7 +180,7 @@ def test_cli_fix_prints_the_verified_plan(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "verified by replay" in out
     assert "scale (static_batch.py:6)       2      1" in out
-    assert f"{DYNAMIC} = \"L['x']:0\"" in out
+    assert "torch._dynamo.maybe_mark_dynamic(x, 0)" in out.split("Fix plan")[1]
 
 
 def test_cli_run_with_fix_reports_then_plans(
@@ -198,7 +206,7 @@ def test_a_loaded_session_lends_its_fixes(tmp_path: Path) -> None:
     plan = symdebug.fix_plan(workload, loaded, progress=False, max_replays=3)
     assert plan.verified and plan.after == {"combine (duck_pair.py:6)": 1}
     fixes = [f for r in loaded.recompiles for f in r.fixes if f.verified]
-    assert fixes and fixes[0].effect == "2 -> 1 compiles"
+    assert fixes and fixes[0].effect == "measured: 2 -> 1 compiles"
 
 
 def test_a_cache_whose_keys_and_values_grow_together() -> None:
@@ -207,7 +215,8 @@ def test_a_cache_whose_keys_and_values_grow_together() -> None:
     assert plan.after == {"attend (kv_cache.py:6)": 1}
     # torch names only the keys in the recompile reason; marking them alone changes nothing
     assert plan.settings == {DYNAMIC: "L['keys']:1,L['values']:1"}
-    keys_only = next(t for t in plan.tried if t.settings == {DYNAMIC: "L['keys']:1"})
+    keys_only = next(t for t in plan.tried if t.changes[0].code.endswith("(keys, 1)"))
+    assert [(m.source, m.dim) for m in keys_only.changes[0].marks] == [("L['keys']", 1)]
     assert not keys_only.better and keys_only.replay.total == 2
     first = session.recompiles[0].fixes[0]
     assert first.verified is True and "(keys.shape[1], values.shape[1])" in first.explanation
@@ -231,9 +240,11 @@ def test_a_fix_is_judged_by_its_own_replay_against_the_unchanged_run() -> None:
     assert named and all(item.startswith("L['") for item in named), named
     pair = {"torch.fx.experimental._config.backed_size_oblivious": True, DYNAMIC: "L['x']:0"}
     both = [f for f in all_fixes(session.facts) if f.settings == pair]
-    assert both and all(f.verified is True and f.effect == "3 -> 2 compiles" for f in both)
-    keys = [repr(sorted(t.settings.items())) for t in plan.tried]
-    assert len(keys) == len(set(keys))  # no settings replayed twice
+    assert both and all(
+        f.verified is True and f.effect == "measured: 3 -> 2 compiles" for f in both
+    )
+    keys = [candidate_key(t.changes) for t in plan.tried]
+    assert len(keys) == len(set(keys))  # no candidate replayed twice
     assert_reproduced("one_row_branch", plan)
 
 

@@ -104,7 +104,7 @@ def test_fullgraph_data_dependent_error(session: symdebug.Session) -> None:
     brk = _break(session, "ERROR: item branch")
     assert (brk.failed, brk.expression, brk.reason) == (True, "Eq(u0, 1)", "Data-dependent error")
     codes = [f.code for f in brk.fixes]
-    assert codes == ["torch.cond(n == 1, true_fn, false_fn, ())", "n = x.sum().item()"]
+    assert codes == ["torch.cond(n == 1, true_fn, false_fn, (n,))", "n = x.sum().item()"]
     compile_ = next(c for c in session.compiles if c.compile_id == brk.compile_id)
     assert compile_.status == "failed"
 

@@ -97,7 +97,22 @@ def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:
     assert "verified by replay" in widget.results[-1]["text"]
     document = viewed(widget)
     verdicts = [f for r in document["recompiles"] for f in r["fixes"] if f["verified"]]
-    assert verdicts and verdicts[0]["effect"] == "2 -> 1 compiles"
+    assert verdicts and verdicts[0]["effect"] == "measured: 2 -> 1 compiles"
+
+
+def test_hunt_replays_the_workload_and_sends_the_rows() -> None:
+    compiled = torch.compile(lambda x: (x * 2).sum(0), backend="eager")
+
+    def workload() -> list[torch.Tensor]:
+        return [compiled(torch.ones(n, 3)) for n in (4, 8, 16)]
+
+    with symdebug.capture() as session:
+        workload()
+    widget = Recorded(session, workload=workload)
+    widget.request = {"action": "hunt", "args": "", "id": 1}
+    assert widget.error == "" and widget.results[-1]["text"].startswith("Hunt: 2 avoidable (1")
+    rows = viewed(widget)["hunt"]
+    assert next((r["user_name"], r["verdict"]) for r in rows) == ("x.shape[0]", "avoidable")
 
 
 def test_a_path_that_is_not_utf8_reaches_the_view() -> None:

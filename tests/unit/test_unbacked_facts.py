@@ -85,7 +85,7 @@ def _item(line: str = "n = x.sum().item()") -> Symbol:
 def test_branch_on_item_gets_cond_and_caller_never_check() -> None:
     fixes = data_dependent_fixes(_break("Eq(u0, 1)", "if n == 1:"), _item())
     assert [f.code for f in fixes] == [
-        "torch.cond(n == 1, true_fn, false_fn, ())",
+        "torch.cond(n == 1, true_fn, false_fn, (n,))",
         "n = x.sum().item()",
     ]
     for fix in fixes:

@@ -1,0 +1,115 @@
+"""Every input that was a constant in some compile: what an overspecialization hunt tests.
+
+Read from each compile's inputs: a size, int or float that was not a symbol there, with
+the specialization that made it one (its cause and line) where there was one.  A cause that
+names the user's code (a branch, an op that needs the value) is evidence the code needs
+the constant; the others (the default, a mark) are what a replay can try to avoid.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from symdebug.model.hunt_types import ConstantKind
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Frame,
+    InputDim,
+    SourceExplanation,
+    Specialization,
+)
+from symdebug.model.values import Cause, Source
+from symdebug.processors.fix_code import size_expression, user_name
+
+#: Causes in which the user's code (or an op it calls) needs one value.
+FORCED_BY_CODE = frozenset({"user_branch", "op_requirement", "int_specialized", "length"})
+
+
+@dataclass(frozen=True)
+class Constant:
+    """One input a compile held constant, with how, and the compile that did."""
+
+    source: Source
+    user_name: str
+    kind: ConstantKind
+    why_constant: str
+    cause: Cause | None
+    user_frame: Frame | None
+    compile_: Compile | None
+    value: int | str | None
+
+
+def _kind(dim: InputDim) -> ConstantKind:
+    if dim.source.is_size:
+        return "size"
+    return "float" if isinstance(dim.value, float) or "." in str(dim.value) else "int"
+
+
+def _why(dim: InputDim, compile_: Compile, spec: Specialization | None) -> str:
+    if dim.source in compile_.marked_static:
+        return "mark_static"
+    if spec is not None:
+        return str(spec.cause)
+    return "dynamic_false" if compile_.automatic_dynamic is False else "static_by_default"
+
+
+def _user_name(source: Source, explained: SourceExplanation | None) -> str:
+    spelled = size_expression(source) if source.is_size else user_name(source)
+    return (explained.user_name if explained else "") or spelled or str(source)
+
+
+def _constant(
+    dim: InputDim, compile_: Compile, facts: Facts, explained: SourceExplanation | None
+) -> Constant:
+    specs = {(s.compile_id, s.source): s for s in facts.specializations}
+    spec = specs.get((compile_.compile_id, dim.source))
+    why = _why(dim, compile_, spec)
+    cause = spec.cause if spec is not None else None
+    frame = spec.user_frame if spec is not None else None
+    name = _user_name(dim.source, explained)
+    return Constant(dim.source, name, _kind(dim), why, cause, frame, compile_, dim.value)
+
+
+#: A module's parameters (``...weight``, ``...bias``): static by torch's design
+#: (``force_parameter_static_shapes``), never a size a call changes.
+_PARAMETER = re.compile(r"\.(weight|bias)$|\._parameters\[")
+
+
+def is_parameter(source: Source) -> bool:
+    """Whether the size is of a module's parameter, not of an input."""
+    return source.is_size and source.tensor is not None and bool(_PARAMETER.search(source.tensor))
+
+
+def _priority(constant: Constant, recompiled: set[Source]) -> int:
+    """What a hunt replays first: what recompiled, then the call's own inputs, then the rest."""
+    if constant.source in recompiled:
+        return 0
+    return 1 if not constant.source.attributes else 2
+
+
+def constants(facts: Facts) -> list[Constant]:
+    """One per input that was a constant somewhere, those most likely to matter first.
+
+    A forcing cause wins over the default; parameters' sizes are left out.
+    """
+    recompiled = {source for r in facts.recompiles for source in r.sources}
+    found = _found(facts)
+    return sorted(found.values(), key=lambda c: _priority(c, recompiled))
+
+
+def _found(facts: Facts) -> dict[Source, Constant]:
+    explained = {e.source: e for e in facts.explanations}
+    found: dict[Source, Constant] = {}
+    for compile_ in facts.compiles:
+        for dim in compile_.inputs:
+            if dim.symbolic or is_parameter(dim.source):
+                continue
+            constant = _constant(dim, compile_, facts, explained.get(dim.source))
+            known = found.get(dim.source)
+            if known is None or (
+                constant.cause in FORCED_BY_CODE and known.cause not in FORCED_BY_CODE
+            ):
+                found[dim.source] = constant
+    return found
