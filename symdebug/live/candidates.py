@@ -13,14 +13,29 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from symdebug.live.changes import Change, Conversion, FrameRef, Mark, MarkFunction
+from symdebug.live.changes import (
+    Change,
+    Conversion,
+    FrameRef,
+    Mark,
+    MarkFunction,
+    setting_change,
+)
 from symdebug.live.fix_plan import Candidate, NotTried, whole_program
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Compile, Facts, Fix, Frame
 from symdebug.model.values import Source
+from symdebug.queries.constants import constants
 
 #: Settings that express a mark: a replay makes the mark itself instead.
 MARK_SETTINGS = ("torch.compiler.config.dynamic_sources", "torch.compiler.config.unbacked_sources")
+#: A float stays a constant on the first compile even with ``specialize_float=False``
+#: (static by default), and ``dynamic_sources`` names no float (torch 2.13): only the whole
+#: program dynamic keeps it symbolic from the first call.
+FLOATS = {
+    "torch._dynamo.config.specialize_float": False,
+    "torch._dynamo.config.assume_static_by_default": False,
+}
 #: Dynamo's logging functions it moves after the graph instead of breaking it.
 REORDERABLE = "torch._dynamo.config.reorderable_logging_functions"
 REORDERABLE_PRINT = f"{REORDERABLE}.add(print)"
@@ -169,5 +184,8 @@ def plan_candidates(facts: list[Facts]) -> tuple[list[Candidate], list[NotTried]
             not_tried.setdefault(context.fix.code, change)
         else:
             found.setdefault(change.key, (change,))
+    if any(c.kind == "float" for one in facts for c in constants(one)):
+        floats = setting_change(FLOATS)
+        found.setdefault(floats.key, (floats,))
     found.setdefault(whole_program()[0].key, whole_program())
     return list(found.values()), list(not_tried.values())

@@ -140,10 +140,18 @@ def _rewrites_clash(changes: tuple[Change, ...]) -> bool:
     return len(functions) != len(set(functions))
 
 
+def _implied(change: Change, settings: dict[str, Any]) -> bool:
+    """A settings-only change whose every value ``settings`` already sets."""
+    if change.marks or change.conversions or change.rewrite is not None:
+        return False
+    return all(name in settings and settings[name] == v for name, v in change.settings.items())
+
+
 def combined(first: tuple[Change, ...], second: tuple[Change, ...]) -> tuple[Change, ...] | None:
     """Both candidates' changes; None when two settings or two rewrites conflict."""
     keys = {change.key for change in first}
-    joined = (*first, *(change for change in second if change.key not in keys))
+    settings = settings_of(first)
+    joined = (*first, *(c for c in second if c.key not in keys and not _implied(c, settings)))
     if merged_settings(settings_of(first), settings_of(second)) is None:
         return None
     return None if _rewrites_clash(joined) else joined

@@ -210,12 +210,15 @@ def _progress(total: int, shown: bool) -> Any:
 
 
 def _smallest_best(trials: list[Trial]) -> list[Trial]:
-    """Helpful trials, fewest compiles first, then fewest changes, then the most specific.
+    """Helpful trials: fewest compiles, then fewest changes and settings, then most specific.
 
     Candidates come most specific first (the whole-program setting last), and the sort is
     stable, so a tie goes to the narrower fix.
     """
-    return sorted((t for t in trials if t.better), key=lambda t: (t.replay.total, len(t.changes)))
+    return sorted(
+        (t for t in trials if t.better),
+        key=lambda t: (t.replay.total, len(t.changes), len(t.settings)),
+    )
 
 
 def _combine(search: Search, ranked: list[Trial]) -> Trial | None:

@@ -1,7 +1,7 @@
 """The overspecialization hunt: for each constant, was it needed.
 
 Each input that some compile held constant is replayed with the one change that keeps it
-symbolic (a mark for a size, ``dynamic_sources`` for an int, ``specialize_float=False``
+symbolic (a mark for a size, ``dynamic_sources`` for an int, the whole program dynamic
 for a float, a setting the evidence names for a 0/1 or duck-sized one).  The replay's own
 compiles answer: still a constant there means the code needs it (the cause and line are
 the replay's); symbolic with no new error and equal outputs means it was avoidable.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symdebug.live.candidates import frame_ref
+from symdebug.live.candidates import FLOATS, frame_ref
 from symdebug.live.changes import Change, Mark, setting_change
 from symdebug.live.fix_plan import Candidate, Search
 from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
@@ -28,7 +28,6 @@ EVIDENCE_SETTINGS = {
     "duck_sizing": {"torch.fx.experimental._config.use_duck_shape": False},
 }
 MODULE_INTS = {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
-FLOATS = {"torch._dynamo.config.specialize_float": False}
 
 
 def keep_symbolic(constant: Constant) -> Change | str:
@@ -45,10 +44,10 @@ def keep_symbolic(constant: Constant) -> Change | str:
         tensor = constant.user_name.split(".shape[")[0]
         code = f"torch._dynamo.maybe_mark_dynamic({tensor}, {source.dim})"
         return Change("mark", code, dict(extra), tuple(marks))
-    settings = {DYNAMIC_SOURCES: str(source), **extra}
     if constant.kind == "float":
-        settings.update(FLOATS)
-    elif source.attributes:
+        return setting_change(FLOATS)
+    settings = {DYNAMIC_SOURCES: str(source), **extra}
+    if source.attributes:
         settings.update(MODULE_INTS)
     return setting_change(settings)
 

@@ -148,7 +148,7 @@ class LiveSession(Session):
         """Hunt overspecialization: for each input a compile held constant, say if it was needed.
 
         Each constant is replayed with the one change that keeps it symbolic (a mark for a
-        size, ``dynamic_sources`` for an int, ``specialize_float=False`` for a float; a
+        size, ``dynamic_sources`` for an int, the whole program dynamic for a float; a
         setting the evidence names for a 0/1 or duck-sized one), in a forked child: the
         user's compiled functions and this session stay as they were.
 

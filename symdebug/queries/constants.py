@@ -99,9 +99,30 @@ def constants(facts: Facts) -> list[Constant]:
     return sorted(found.values(), key=lambda c: _priority(c, recompiled))
 
 
+#: A float the graph baked in, as Dynamo checks it: ``L['temperature'] == 0.5``.
+_FLOAT_CHECK = re.compile(r"^(?P<source>L\[.+\]) == (?P<value>-?(?:\d+\.\d*(?:e-?\d+)?|inf))$")
+
+
+def _floats(compile_: Compile) -> list[Constant]:
+    """The floats a compile held constant (torch's ``specialize_float``, on by default)."""
+    found = []
+    for check in compile_.value_checks:
+        matched = _FLOAT_CHECK.match(check.code)
+        if matched is not None:
+            source = Source(matched["source"])
+            name = user_name(source) or str(source)
+            value = matched["value"]
+            found.append(
+                Constant(source, name, "float", "specialize_float", None, None, compile_, value)
+            )
+    return found
+
+
 def _found(facts: Facts) -> dict[Source, Constant]:
     explained = {e.source: e for e in facts.explanations}
-    found: dict[Source, Constant] = {}
+    found: dict[Source, Constant] = {
+        c.source: c for compile_ in facts.compiles for c in _floats(compile_)
+    }
     for compile_ in facts.compiles:
         for dim in compile_.inputs:
             if dim.symbolic or is_parameter(dim.source):

@@ -154,6 +154,22 @@ def test_a_replay_that_fails_leaves_the_row_untested(tmp_path: Path) -> None:
     assert all("the replay raised: RuntimeError: the replay broke" in r.note for r in hunt)
 
 
+def test_a_float_argument_is_hunted_and_planned() -> None:
+    """``temperature`` is a constant of the first compile (static by default)."""
+    hunt, session = hunted("float_scale")
+    temperature = row(hunt, "temperature")
+    assert (temperature.kind, temperature.verdict, temperature.compiles) == (
+        "float",
+        "avoidable",
+        1,
+    )
+    assert hunt.rows[0] is temperature
+    plan = session.fix_plan(program("float_scale").workload, progress=False)
+    assert plan.verified and plan.after == {"soften (float_scale.py:6)": 1}
+    fresh = run_script([str(PROGRAMS / "float_scale.py")], tuple(plan.changes))
+    assert fresh.compiles == plan.after
+
+
 @pytest.mark.slow
 def test_hugging_face_gpt2_sequence_length_is_avoidable() -> None:
     pytest.importorskip("transformers")
