@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 from symdebug.model.types import Fix
@@ -20,9 +21,23 @@ def _condition(evidence: Evidence) -> str | None:
     return branch_condition(evidence.line) or python_expression(evidence.expr, dict(evidence.names))
 
 
+#: Names in a condition that are modules, not values the branch works on.
+_MODULES = frozenset({"torch", "math", "F", "np", "nn", "len"})
+
+
 def _operands(evidence: Evidence) -> str:
-    sizes = [text for _, text in evidence.names if ".shape[" in text]
-    tensors = list(dict.fromkeys(text.rsplit(".shape[", 1)[0] for text in sizes))
+    """The values the branch's own condition reads (``h`` of ``if h.shape[1] > 4:``).
+
+    From the user's line, never the argument list: a branch on a value computed inside the
+    function works on that value.  Without a line, the tensors the guard's sizes name.
+    """
+    condition = branch_condition(evidence.line)
+    if condition is not None:
+        names = [n.id for n in ast.walk(ast.parse(condition)) if isinstance(n, ast.Name)]
+        tensors = [n for n in dict.fromkeys(names) if n not in _MODULES]
+    else:
+        sizes = [text for _, text in evidence.names if ".shape[" in text]
+        tensors = list(dict.fromkeys(text.rsplit(".shape[", 1)[0] for text in sizes))
     return f"({', '.join(tensors)},)" if tensors else "()"
 
 

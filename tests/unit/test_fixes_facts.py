@@ -126,8 +126,9 @@ def test_branch_gets_torch_cond_of_the_users_condition() -> None:
     assert _codes(*CASES[0]) == ["torch.cond(x.shape[0] < 64, true_fn, false_fn, (x,))"]
     # The line does not parse alone: the guard, turned into Python, is the condition.
     assert _codes(*CASES[2]) == ["torch.cond(x.shape[1] % 2 == 0, true_fn, false_fn, (x,))"]
-    # An intermediate at a graph break: the user's line still names it (y).
-    assert _codes(*CASES[3]) == ["torch.cond(y.shape[0] > 2, true_fn, false_fn, ())"]
+    # An intermediate at a graph break: the user's line names it (y), and the branch works
+    # on it, so it is the operand (never an argument the guard's sizes lead back to).
+    assert _codes(*CASES[3]) == ["torch.cond(y.shape[0] > 2, true_fn, false_fn, (y,))"]
 
 
 def test_last_element_index_is_rewritten_not_pinned() -> None:
