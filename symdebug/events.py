@@ -102,6 +102,8 @@ class EventStream:
     #: One list per distinct stack, by the identities of its (shared) frames: a frame's
     #: recompiles log the same stacks again, and a reader of stacks can then remember each.
     stacks: dict[tuple[int, ...], list[Any]] = field(default_factory=dict, repr=False)
+    #: Where a live capture saw dims marked (``symdebug.model.types.MarkSite``), in order.
+    marks: list[Any] = field(default_factory=list)
 
     def share_frames(self, body: dict[str, Any]) -> None:
         """Replace ``body``'s stacks by the stream's one copy of each, frames shared too.

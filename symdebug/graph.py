@@ -4,12 +4,17 @@ Nodes are keyed ``"<kind>:<id>"`` and carry a ``kind`` attribute; edges carry a 
 (``constrains``, ``size_of``, ``raised_at``, ``added_during``, ``caused_by``,
 ``replaced_by``, ``computes``, ``takes``, ``in_compile``, ``explains``).  It is a view of the
 facts, rebuilt from them; nothing here is a fact of its own.
+
+Every attribute is a plain ``str``, ``int``, ``float`` or ``bool``, as GraphML holds them: a
+``Source`` or ``CompileId`` is its text, a container its JSON text, and a missing value (None)
+is no attribute at all.  ``nx.write_graphml(session.graph, path)`` writes it as it is.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -174,28 +179,64 @@ def build_graph(facts: Facts) -> nx.MultiDiGraph:
                 kind="explains",
                 compile=spec.compile_id,
             )
+    _make_plain(graph)
     return graph
 
 
-def _scalar(value: Any) -> Any:
-    if value is None:
-        return ""
+#: The types GraphML holds, as they are.
+_GRAPHML_TYPES = (str, int, float, bool)
+
+
+def _scalar(value: object) -> str | int | float | bool:
+    """A value as GraphML holds it: typed text (``Source``) as ``str``, containers as JSON."""
+    if isinstance(value, bool):
+        return value
     if isinstance(value, str):
         return str(value)  # a Source or CompileId as the plain text GraphML writes
-    if isinstance(value, int | float | bool):
-        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
     return json.dumps(value, default=str)
 
 
+def _plain_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    """The attributes GraphML can hold: None left out, every other value a plain scalar."""
+    return {
+        name: value if type(value) in _GRAPHML_TYPES else _scalar(value)
+        for name, value in attributes.items()
+        if value is not None
+    }
+
+
+def _make_plain(graph: nx.MultiDiGraph) -> None:
+    """Each node's and edge's attributes made plain, in place (see :func:`_plain_attributes`)."""
+    nodes = (d for _, d in graph.nodes(data=True))
+    edges = (d for *_, d in graph.edges(data=True))
+    for data in chain(nodes, edges):
+        if any(type(value) not in _GRAPHML_TYPES for value in data.values()):
+            plain = _plain_attributes(data)
+            data.clear()
+            data.update(plain)
+
+
 def portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """A copy whose attributes GraphML can hold (None -> "", containers -> JSON text)."""
+    """A copy whose attributes GraphML can hold (None left out, containers as JSON text).
+
+    Parameters
+    ----------
+    graph
+        Any graph (a :func:`build_graph` one is portable already).
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        A copy with plain attributes.
+    """
     copy = nx.MultiDiGraph()
-    copy.add_nodes_from(
-        (n, {k: _scalar(v) for k, v in d.items()}) for n, d in graph.nodes(data=True)
-    )
+    copy.add_nodes_from((n, _plain_attributes(d)) for n, d in graph.nodes(data=True))
     copy.add_edges_from(
-        (a, b, key, {k: _scalar(v) for k, v in d.items()})
-        for a, b, key, d in graph.edges(keys=True, data=True)
+        (a, b, key, _plain_attributes(d)) for a, b, key, d in graph.edges(keys=True, data=True)
     )
     return copy
 

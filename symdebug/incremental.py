@@ -16,7 +16,7 @@ from typing import Any
 from symdebug.events import EventStream
 from symdebug.model.compile_events import CompileEvents, group_by_compile
 from symdebug.model.stacks import StackReader
-from symdebug.model.types import Facts
+from symdebug.model.types import Facts, MarkSite
 from symdebug.pipeline import (
     MAX_PROBLEM_EXAMPLES,
     PASSES,
@@ -120,6 +120,7 @@ class IncrementalBuilder:
             _merge(facts, fragment.facts)
         self._fragments = kept
         facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
+        facts.marks = [MarkSite.from_dict(site) for site in stream.marks]
         return facts
 
 

@@ -39,8 +39,10 @@ from symdebug.processors.failures import settle_failed_breaks
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks
+from symdebug.processors.guard_names import name_guards
 from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
+from symdebug.processors.mark_lines import link_marks
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
 from symdebug.processors.user_names import name_symbols, rename_fix_inputs
@@ -100,8 +102,17 @@ ENRICHING: tuple[Pass, ...] = (
         "recompiles",
         link_recompiles,
         reads="compiles.recompile_reasons specializations.cause guards.cause guards.sources"
-        " guards.status guards.user_stack guards.framework_stack symbols.hint",
+        " guards.status guards.user_stack guards.framework_stack symbols.hint compiles.caller"
+        " compiles.callee compiles.filename compiles.inputs compiles.marked_dynamic"
+        " guards.user_frame specializations.user_frame guards.inductor_node fx_nodes",
         writes="recompiles compiles.name",
+    ),
+    _pass(
+        "lines that marked",
+        link_marks,
+        reads="marks recompiles.cause recompiles.sources recompiles.reasons compiles.inputs"
+        " compiles.caller",
+        writes="recompiles.user_frame",
     ),
     _pass(
         "symbol states",
@@ -159,6 +170,12 @@ ENRICHING: tuple[Pass, ...] = (
         reads="compiles.callee compiles.filename symbols.sources symbols.state symbols.cause"
         " symbols.user_frame",
         writes="symbols.user_names symbols.expected compiles.expected_constants",
+    ),
+    _pass(
+        "guards and recompiles' inputs in the user's names",
+        name_guards,
+        reads="compiles.callee guards.expr guards.symbols guards.sources recompiles.sources",
+        writes="guards.user_expr recompiles.user_names",
     ),
 )
 
@@ -244,7 +261,7 @@ def build_compile_facts(facts: Facts, group: CompileEvents, reader: StackReader)
     facts.fx_nodes.extend(parse_nodes(payload, group.compile_id) if payload else [])
     facts.kernels.extend(kernels)
     facts.graph_code.extend(graph_code)
-    facts.graph_breaks.extend(build_graph_breaks(group))
+    facts.graph_breaks.extend(build_graph_breaks(group, compile_))
 
 
 def build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> None:

@@ -305,6 +305,9 @@ class Session:
             from symdebug.processors.user_names import name_symbols
 
             name_symbols(facts)
+        from symdebug.processors.guard_names import name_read_facts
+
+        name_read_facts(facts)  # written before guards and recompiles had the user's names
         if stale_fixes(facts):  # written when fixes were text (v4 and older): suggest again
             from symdebug.processors.fixes import suggest_fixes
 

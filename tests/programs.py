@@ -48,7 +48,10 @@ def captured(name: str) -> symdebug.LiveSession:
 
 def traced(name: str, folder: Path) -> symdebug.Session:
     """The session of the program run as a script in a fresh process under ``TORCH_TRACE``."""
-    env = dict(os.environ, TORCH_TRACE=str(folder / "trace"))
+    # A cached Inductor graph replays its guards without their frames: compile afresh.
+    env = dict(
+        os.environ, TORCH_TRACE=str(folder / "trace"), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"
+    )
     script = str(PROGRAMS / f"{name}.py")
     subprocess.run([sys.executable, script], check=True, env=env, timeout=300)
     session = symdebug.load_trace(folder / "trace")

@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 10;
-export const MIME_TYPE = "application/vnd.symdebug.session.v10+json";
+export const SCHEMA_VERSION = 11;
+export const MIME_TYPE = "application/vnd.symdebug.session.v11+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -25,6 +25,13 @@ export type Cause =
   | "length"
   | "identity"
   | "dynamic_false"
+  | "dtype"
+  | "strides"
+  | "requires_grad"
+  | "device"
+  | "dispatch_keys"
+  | "global_state"
+  | "mark_dynamic_range"
   | "unknown";
 
 export type Phase = "dynamo" | "aot" | "inductor" | "unknown";
@@ -41,7 +48,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v10). */
+/** The session document (schema v11). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -62,6 +69,7 @@ export interface Session {
   dropped_compiles: number;
   rank: number | null;
   hunt: HuntRow[];
+  marks: MarkSite[];
 }
 
 /** One Dynamo frame compile (the last attempt after restarts). */
@@ -90,6 +98,7 @@ export interface Compile {
   accumulated_recompile_limit: number | null;
   shape_checks: ShapeCheck[];
   value_checks: ShapeCheck[];
+  type_ids: Record<string, number>;
   tensor_checks: TensorCheck[];
   signature: Signature | null;
   tensors: Record<string, TensorMeta>;
@@ -130,6 +139,7 @@ export interface Guard {
   line_nodes: string[];
   kernel: string | null;
   fixes: Fix[];
+  user_expr: string;
 }
 
 /** A symbolic size (or a dimension that stayed a constant) in one compile. */
@@ -177,6 +187,8 @@ export interface Recompile {
   fix: string | null;
   sources: string[];
   fixes: Fix[];
+  user_frame: Frame | null;
+  user_names: string[];
 }
 
 /** A node of a Dynamo output graph, with the user line it came from. */
@@ -243,6 +255,7 @@ export interface GraphBreak {
   fixes: Fix[];
   expression: string;
   failed: boolean;
+  library_frame: Frame | null;
 }
 
 /** One input dimension, int or float that was a constant in some compile. */
@@ -260,6 +273,16 @@ export interface HuntRow {
   after: number;
   outputs_equal: boolean | null;
   note: string;
+}
+
+/** One call of ``torch._dynamo.mark_*`` seen while capturing: where, and on what. */
+export interface MarkSite {
+  function: string;
+  dim: number;
+  shape: number[];
+  frame: Frame;
+  min: number | null;
+  max: number | null;
 }
 
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */

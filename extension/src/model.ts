@@ -112,9 +112,8 @@ export function filterGuards(guards: Guard[], filter: GuardFilter): Guard[] {
 
 function searchable(g: Guard): string {
   const frame = g.user_stack[g.user_stack.length - 1];
-  return [g.expr, g.fx_node ?? "", g.sources.join(" "), frame ? `${frame.filename}:${frame.lineno} ${frame.line}` : ""]
-    .join(" ")
-    .toLowerCase();
+  const line = frame ? `${frame.filename}:${frame.lineno} ${frame.line}` : "";
+  return [g.expr, g.user_expr ?? "", g.fx_node ?? "", g.sources.join(" "), line].join(" ").toLowerCase();
 }
 
 export type SortKey = "compile_id" | "expr" | "cause" | "status" | "phase";
@@ -238,9 +237,19 @@ export function visibleWindow(
   return [first, last];
 }
 
-/** Each source of a symbol as the document says it, the user's name first where a wrapper renamed it. */
+/** A source after the user's name the document gives it: `x.shape[0] (L['x'].size()[0])`. */
+export function namedSource(source: string, name: string | undefined): string {
+  return name && name !== source ? `${name} (${source})` : source;
+}
+
+/** Each source of a symbol as the document says it, after the user's name where it has one. */
 export function sourcesText(s: SymbolFact): string {
-  return s.sources.map((source, i) => (s.user_names?.[i] ? `${s.user_names[i]} (${source})` : source)).join(", ");
+  return s.sources.map((source, i) => namedSource(source, s.user_names?.[i])).join(", ");
+}
+
+/** A guard in the user's names with torch's text beside it, as Python's `why` says it. */
+export function guardText(g: Guard): string {
+  return g.user_expr && g.user_expr !== g.expr ? `${g.user_expr}  (torch: ${g.expr})` : g.expr;
 }
 
 // Lookups by key, one table per list of the document (built on first use, kept while the

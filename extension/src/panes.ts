@@ -16,6 +16,8 @@ import {
   frames,
   guardOf,
   guardSymbols,
+  guardText,
+  namedSource,
   recompilesOf,
   sortGuards,
   sources,
@@ -116,17 +118,31 @@ export function recompileView(session: Session, r: Recompile, go: Go, host: Host
     { class: "recompile", "data-recompile": r.compile_id },
     h("div", {}, h("span", { class: `cause ${r.cause}` }, r.cause), ` compile ${r.compile_id} recompiled${entry}`),
     failedCheck(session, r, go, host),
+    ...recompileLine(session, r, host),
     fixesView(r.fixes, 1),
     h("details", { class: "reason" }, h("summary", {}, "torch's reason"), h("pre", {}, r.reasons.join("\n"))),
   );
 }
 
+/**
+ * The recompile's user line where its guard shows none or another: a dtype's call, a float's
+ * use, the line that marked an input (the document's `user_frame`).
+ */
+function recompileLine(session: Session, r: Recompile, host: Host): HTMLElement[] {
+  const frame = r.user_frame;
+  const guard = guardOf(session, r.guard);
+  const shown = guard?.user_stack[guard.user_stack.length - 1];
+  if (!frame || (shown && shown.filename === frame.filename && shown.lineno === frame.lineno)) return [];
+  const line = h("div", { class: "recompile-line" }, "line: ", frameLink(frame, host));
+  return frame.line ? [line, h("pre", { class: "code" }, frame.line)] : [line];
+}
+
 /** The guard whose check failed (linked to the guards pane) or the constant, and the inputs. */
 function failedCheck(session: Session, r: Recompile, go: Go, host: Host): HTMLElement {
-  const named = r.sources.map((source) => {
-    const name = explanationOf(session, source)?.user_name;
-    return name ? `${name} (${source})` : source;
-  });
+  // The document names each input; an older one named only a wrapper's, on its explanation.
+  const named = r.sources.map((source, i) =>
+    namedSource(source, r.user_names?.[i] || explanationOf(session, source)?.user_name),
+  );
   const root = h("div", { class: "check" }, r.sources.length ? `inputs: ${named.join(", ")}` : "");
   const guard = guardOf(session, r.guard);
   const constant = specializationOf(session, r.specialization);
@@ -135,14 +151,14 @@ function failedCheck(session: Session, r: Recompile, go: Go, host: Host): HTMLEl
   return root;
 }
 
-/** `; failed check s27 > 8 (s27 = L['x'].size()[1]) at demo.py:29`, then the line itself. */
+/** `; failed check x.shape[1] > 8 (torch: s27 > 8) (s27 = x.shape[1] (L['x'].size()[1])) at demo.py:29`, then the line. */
 function guardCheck(session: Session, guard: Guard, go: Go, host: Host): (HTMLElement | string)[] {
   const frame = guard.user_stack[guard.user_stack.length - 1];
   const symbols = guardSymbols(session, guard).filter((s) => s.includes(" = "));
   const link = h(
     "a",
     { class: "guard", "data-guard": guard.id, onclick: () => go({ pane: "guards", guard: guard.id }) },
-    guard.expr,
+    ...guardExpr(guard),
   );
   const parts: (HTMLElement | string)[] = ["; failed check ", link];
   if (symbols.length) parts.push(` (${symbols.join("; ")})`);
@@ -158,13 +174,18 @@ export function graphBreakView(b: GraphBreak, host: Host = {}): HTMLElement {
     : b.skipped
       ? "frame skipped for good (it runs eagerly, uncompiled)"
       : `resume frame ${b.resume_frames.join(", ") || "?"} (${b.resume_compiles.join(", ") || "not compiled"})`;
-  const at = b.user_frame ? frameLink(b.user_frame, host) : h("code", {}, "(unknown line)");
+  const at = b.user_frame ? frameLink(b.user_frame, host) : h("code", {}, "(no line of yours in the frame)");
+  // A break raised inside a library: its line there, beside the user's line that called it.
+  const library = b.library_frame
+    ? [" in ", h("span", { class: "library-line" }, frameLink(b.library_frame, host), " (library)")]
+    : [];
   const root = h(
     "div",
     { class: "graph-break", "data-compile": b.compile_id },
     h("span", { class: "cause graph_break" }, "graph break"),
     " at ",
     at,
+    ...library,
     `: ${b.reason} → ${after}`,
   );
   if (b.expression) {
@@ -330,7 +351,7 @@ function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host):
     "tr",
     { class: `row${state.guard === g.id ? " on" : ""}`, "data-guard": g.id, onclick: () => go({ guard: g.id }) },
     h("td", {}, g.compile_id),
-    h("td", { title: g.expr }, g.expr),
+    h("td", { title: guardText(g), "data-expr": "" }, ...guardExpr(g)),
     h("td", { title: symbols, "data-symbols": "" }, symbols),
     h("td", { title: g.cause }, h("span", { class: `cause ${g.cause}` }, g.cause)),
     h("td", { title: g.status }, g.status),
@@ -353,7 +374,7 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
   return h(
     "div",
     { "data-detail": g.id },
-    h("h3", {}, h("code", {}, g.expr)),
+    h("h3", {}, h("code", {}, ...guardExpr(g))),
     h(
       "p",
       {},
@@ -376,6 +397,12 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
     fixesView(g.fixes),
     h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`),
   );
+}
+
+/** A guard in the user's names, then torch's text (muted), as Python's `why` shows it. */
+function guardExpr(g: Guard): (HTMLElement | string)[] {
+  if (!g.user_expr || g.user_expr === g.expr) return [g.expr];
+  return [h("span", { class: "user-expr" }, g.user_expr), " ", h("span", { class: "muted" }, `(torch: ${g.expr})`)];
 }
 
 /** The guard's symbols and the input dimensions they stand for; nothing when it has none. */

@@ -14,10 +14,10 @@ export const STYLES = `
 .sd table { border-collapse: collapse; width: 100%; }
 .sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }
 .sd table.guards { table-layout: fixed; }
-.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }
-.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }
-.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }
-.sd table.guards th[data-col=line] { width: 14%; }
+.sd table.guards th[data-col=compile_id] { width: 7%; } .sd table.guards th[data-col=expr] { width: 31%; }
+.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 11%; }
+.sd table.guards th[data-col=status] { width: 9%; } .sd table.guards th[data-col=phase] { width: 6%; }
+.sd table.guards th[data-col=line] { width: 12%; }
 .sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }
 .sd tr.row { cursor: pointer; height: 24px; }
 .sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }

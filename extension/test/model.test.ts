@@ -12,6 +12,8 @@ import {
   frames,
   guardOf,
   guardSymbols,
+  guardText,
+  namedSource,
   parseHash,
   recompilesOf,
   sortGuards,
@@ -61,6 +63,7 @@ function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
     line_nodes: [],
     kernel: null,
     fixes: [cond],
+    user_expr: "",
   };
 }
 
@@ -91,6 +94,7 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     accumulated_recompile_limit: null,
     shape_checks: [],
     value_checks: [],
+    type_ids: {},
     tensor_checks: [],
     signature: null,
     tensors: {},
@@ -148,6 +152,7 @@ const explanation: SourceExplanation = {
 
 const session: Session = {
   schema_version: 3,
+  marks: [],
   source: "live",
   rank: null,
   problems: {},
@@ -180,6 +185,8 @@ const session: Session = {
       fix: null,
       sources: [X],
       fixes: [cond],
+      user_frame: null,
+      user_names: ["x.shape[0]"],
     },
   ],
   explanations: [explanation],
@@ -346,6 +353,16 @@ describe("what the report looks up in the document", () => {
   it("puts the user's name first where a wrapper renamed the input", () => {
     const renamed = { ...symbol("0/0", 8), sources: ["L['args'][0].size()[0]"], user_names: ["x.shape[0]"] };
     expect(sourcesText(renamed)).toBe("x.shape[0] (L['args'][0].size()[0])");
+    const plain = { ...symbol("0/0", 8), user_names: ["x.shape[0]"] };
+    expect(sourcesText(plain)).toBe(`x.shape[0] (${X})`);
+    expect(namedSource(X, session.recompiles[0].user_names[0])).toBe(`x.shape[0] (${X})`);
+    expect(namedSource("L['___stack0']", "")).toBe("L['___stack0']"); // no user's name: Dynamo's
+  });
+  it("says a guard in the user's names with torch's text beside it", () => {
+    const named = { ...guard("0/0#0", "s77 > 4", "user_branch"), user_expr: "x.shape[0] > 4" };
+    expect(guardText(named)).toBe("x.shape[0] > 4  (torch: s77 > 4)");
+    expect(guardText(guard("0/0#9", "u0 >= 0", "unknown"))).toBe("u0 >= 0"); // no Python form
+    expect(filterGuards([named], { text: "x.shape[0] >" }).map((g) => g.id)).toEqual(["0/0#0"]);
   });
   it("finds a recompile's guard and specialization by the document's references", () => {
     expect(guardOf(session, "0/0#0")?.expr).toBe("s77 > 4");

@@ -74,12 +74,13 @@ function u(e, t) {
 	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || d(e).includes(n)));
 }
 function d(e) {
-	let t = e.user_stack[e.user_stack.length - 1];
+	let t = e.user_stack[e.user_stack.length - 1], n = t ? `${t.filename}:${t.lineno} ${t.line}` : "";
 	return [
 		e.expr,
+		e.user_expr ?? "",
 		e.fx_node ?? "",
 		e.sources.join(" "),
-		t ? `${t.filename}:${t.lineno} ${t.line}` : ""
+		n
 	].join(" ").toLowerCase();
 }
 function f(e, t, n = !1) {
@@ -149,34 +150,40 @@ function S(e) {
 function te(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function ne(e) {
-	return e.sources.map((t, n) => e.user_names?.[n] ? `${e.user_names[n]} (${t})` : t).join(", ");
+function ne(e, t) {
+	return t && t !== e ? `${t} (${e})` : e;
+}
+function re(e) {
+	return e.sources.map((t, n) => ne(t, e.user_names?.[n])).join(", ");
+}
+function ie(e) {
+	return e.user_expr && e.user_expr !== e.expr ? `${e.user_expr}  (torch: ${e.expr})` : e.expr;
 }
 var C = /* @__PURE__ */ new WeakMap();
 function w(e, t, n) {
 	let r = C.get(e);
 	return r || (r = new Map(e.map((e) => [t(e), e])), C.set(e, r)), r.get(n);
 }
-function re(e, t) {
+function ae(e, t) {
 	return t === null ? void 0 : w(e.guards, (e) => e.id, t);
 }
-function ie(e, t, n) {
+function oe(e, t, n) {
 	return w(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
-function ae(e, t) {
+function se(e, t) {
 	return t === null ? void 0 : w(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
 }
 function T(e, t) {
 	return t.symbols.map((n) => {
-		let r = ie(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${ne(r)}` : n;
+		let r = oe(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${re(r)}` : n;
 	});
 }
-function oe(e, t) {
+function ce(e, t) {
 	return e.recompiles.filter((e) => t.has(e.compile_id));
 }
 // src/sorting.ts
-function se(e, t) {
+function le(e, t) {
 	return typeof e == "number" && typeof t == "number" ? e - t : m(String(e), String(t));
 }
 function E(e, t, n) {
@@ -186,7 +193,7 @@ function E(e, t, n) {
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * se(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * le(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
 function D(e, t) {
 	return {
@@ -198,7 +205,7 @@ function O(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/diffmodel.ts
-var ce = [
+var ue = [
 	"title",
 	"filename",
 	"status",
@@ -207,24 +214,24 @@ var ce = [
 	"change",
 	"regressed"
 ];
-function k(e) {
+function de(e) {
 	return e.regressions.length > 0;
 }
-function le(e) {
+function fe(e) {
 	let t = e.compiles_after - e.compiles_before;
 	return t > 0 ? `+${t}` : String(t);
 }
-function ue(e, t) {
+function pe(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!k(e);
+		case "regressed": return +!!de(e);
 		default: return e[t];
 	}
 }
-function de(e, t) {
-	return E(e, t, ue);
+function me(e, t) {
+	return E(e, t, pe);
 }
-var fe = [
+var he = [
 	[
 		"recompiles_added",
 		"recompile",
@@ -268,8 +275,8 @@ var fe = [
 		"graph breaks removed"
 	]
 ];
-function pe(e) {
-	return fe.map(([t, n, r, i]) => ({
+function ge(e) {
+	return he.map(([t, n, r, i]) => ({
 		list: t,
 		kind: n,
 		change: r,
@@ -277,45 +284,45 @@ function pe(e) {
 		items: e[t] ?? []
 	})).filter((e) => e.items.length > 0);
 }
-function me(e) {
+function _e(e) {
 	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
 }
-function he(e) {
+function ve(e) {
 	return [
-		A(e.compiles, "compile"),
-		A(e.recompiles, "recompile"),
-		A(e.graph_breaks, "graph break")
+		k(e.compiles, "compile"),
+		k(e.recompiles, "recompile"),
+		k(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function A(e, t) {
+function k(e, t) {
 	return `${e} ${t}${e === 1 ? "" : "s"}`;
 }
-function ge(e) {
+function ye(e) {
 	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 }
-function _e(e) {
+function be(e) {
 	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
 }
-function ve(e) {
+function xe(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/chart.ts
-var ye = "http://www.w3.org/2000/svg", j = 720, be = 300, M = 96, N = 36, xe = 608, Se = 212, P = "#cf222e", F = "#0969da", Ce = "#bc4c00", I = "#57606a";
-function L(e, t, n) {
-	let r = document.createElementNS(ye, e);
+var Se = "http://www.w3.org/2000/svg", A = 720, j = 300, M = 96, N = 36, P = 608, Ce = 212, F = "#cf222e", I = "#0969da", we = "#bc4c00", L = "#57606a";
+function R(e, t, n) {
+	let r = document.createElementNS(Se, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function R(e, ...t) {
-	let n = L("g", e);
+function z(e, ...t) {
+	let n = R("g", e);
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function we(e) {
+function Te(e) {
 	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
 	return [...new Set(t)].sort(m).concat("recompile");
 }
-function Te(e, t, n = 6) {
+function Ee(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -326,98 +333,98 @@ function Te(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function Ee(e) {
+function De(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : xe / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : P / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: Te(n, r).map((e) => [i(e), String(e)])
+			ticks: Ee(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => M + (e + .5) / Math.max(t, 1) * xe, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => M + (e + .5) / Math.max(t, 1) * P, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function De(e) {
+function Oe(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function Oe(e, t) {
-	let n = e.ticks.map(([e, t]) => R({ class: "tick" }, L("line", {
+function ke(e, t) {
+	let n = e.ticks.map(([e, t]) => z({ class: "tick" }, R("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: I
-	}), L("text", {
+		stroke: L
+	}), R("text", {
 		x: e,
 		y: 264,
 		"font-size": 11,
 		"text-anchor": "middle"
 	}, t)));
-	return R({ "data-axis": "x" }, L("line", {
+	return z({ "data-axis": "x" }, R("line", {
 		x1: M,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: I
-	}), ...n, L("text", {
+		stroke: L
+	}), ...n, R("text", {
 		x: 400,
 		y: 292,
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, t));
 }
-function ke(e, t) {
-	let n = e.map((e) => R({ class: "tick" }, L("line", {
+function Ae(e, t) {
+	let n = e.map((e) => z({ class: "tick" }, R("line", {
 		x1: 92,
 		x2: 704,
 		y1: t(e),
 		y2: t(e),
 		stroke: "#eaeef2"
-	}), L("text", {
+	}), R("text", {
 		x: 88,
 		y: t(e) + 4,
 		"font-size": 11,
 		"text-anchor": "end"
 	}, e)));
-	return R({ "data-axis": "y" }, L("line", {
+	return z({ "data-axis": "y" }, R("line", {
 		x1: M,
 		x2: M,
 		y1: N,
 		y2: 248,
-		stroke: I
-	}), ...n, L("text", {
+		stroke: L
+	}), ...n, R("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function Ae(e, t, n = 4) {
-	return L("path", {
+function B(e, t, n = 4) {
+	return R("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: Ce,
+		stroke: we,
 		"stroke-width": 1.5
 	});
 }
 function je() {
 	let e = [
-		[L("circle", {
+		[R("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: F
+			stroke: I
 		}), "predicted entry"],
-		[Ae(6, -4), "entry that served (re-run)"],
-		[L("line", {
+		[B(6, -4), "entry that served (re-run)"],
+		[R("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
 			y2: 2,
-			stroke: P,
+			stroke: F,
 			"stroke-width": 2
 		}), "recompiled"]
 	], t = [
@@ -425,30 +432,30 @@ function je() {
 		130,
 		320
 	];
-	return R({
+	return z({
 		"data-legend": "",
 		transform: `translate(${M} 16)`
-	}, ...e.map(([e, n], r) => R({ transform: `translate(${t[r]} 0)` }, e, L("text", {
+	}, ...e.map(([e, n], r) => z({ transform: `translate(${t[r]} 0)` }, e, R("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function z(e, t) {
+function V(e, t) {
 	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
 }
 function Me() {
-	return R({
+	return z({
 		"data-tooltip": "",
 		visibility: "hidden",
 		"pointer-events": "none"
-	}, L("rect", {
+	}, R("rect", {
 		rx: 4,
 		fill: "#1f2328",
 		"fill-opacity": .9,
 		height: 22
-	}), L("text", {
+	}), R("text", {
 		"font-size": 11,
 		fill: "white",
 		x: 6,
@@ -460,56 +467,56 @@ function Ne(e, t, n, r) {
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), j - o);
+	let s = Math.min(Math.max(n - o / 2, 0), A - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
 function Pe(e, t, n, r) {
-	let i = R({
+	let i = z({
 		class: "point",
 		"data-point": t
 	});
-	e.recompiled[t] && i.appendChild(L("line", {
+	e.recompiled[t] && i.appendChild(R("line", {
 		x1: n,
 		x2: n,
 		y1: N,
 		y2: 248,
-		stroke: P,
+		stroke: F,
 		"stroke-opacity": .4
-	})), i.appendChild(L("circle", {
+	})), i.appendChild(R("circle", {
 		cx: n,
 		cy: r(e.predicted[t]),
 		r: 4,
 		fill: "none",
-		stroke: F
+		stroke: I
 	}));
 	let a = e.actual[t];
-	a != null && i.appendChild(Ae(n, r(a)));
-	let o = L("rect", {
+	a != null && i.appendChild(B(n, r(a)));
+	let o = R("rect", {
 		x: n - 6,
 		y: N,
 		width: 12,
-		height: Se,
+		height: Ce,
 		fill: "transparent"
 	});
-	return o.appendChild(L("title", {}, z(e, t))), i.appendChild(o), i;
+	return o.appendChild(R("title", {}, V(e, t))), i.appendChild(o), i;
 }
 function Fe(e) {
-	let t = we(e), n = De(t), r = Ee(e), i = L("svg", {
-		width: j,
-		height: be,
-		viewBox: `0 0 ${j} ${be}`,
+	let t = Te(e), n = Oe(t), r = De(e), i = R("svg", {
+		width: A,
+		height: j,
+		viewBox: `0 0 ${A} ${j}`,
 		"data-chart": "sweep"
 	});
-	i.append(Oe(r, e.axis ?? "point"), ke(t, n), je());
+	i.append(ke(r, e.axis ?? "point"), Ae(t, n), je());
 	let a = Me();
 	return e.x.forEach((t, o) => {
 		let s = Pe(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => Ne(a, z(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		s.addEventListener("mouseenter", () => Ne(a, V(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/panes.ts
-var B = 24;
-function V(t, n, r = `${t.filename}:${t.lineno}`) {
+var H = 24;
+function U(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -529,7 +536,7 @@ function Ie(t, n, r = {}) {
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, V(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, U(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -549,8 +556,8 @@ function Ie(t, n, r = {}) {
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of oe(t, u)) i.appendChild(Le(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Be(e, r));
+		for (let e of ce(t, u)) i.appendChild(Le(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Ve(e, r));
 	}
 	return i;
 }
@@ -559,16 +566,19 @@ function Le(t, n, r, i = {}) {
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Re(t, n, r, i), W(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), ze(t, n, r, i), ...Re(t, n, i), q(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Re(n, r, i, a) {
-	let o = r.sources.map((e) => {
-		let t = y(n, e)?.user_name;
-		return t ? `${t} (${e})` : e;
-	}), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = re(n, r.guard), l = ae(n, r.specialization);
-	return c ? t(s, ze(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+function Re(t, n, r) {
+	let i = n.user_frame, a = ae(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
+	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
+	let s = e("div", { class: "recompile-line" }, "line: ", U(i, r));
+	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function ze(t, n, r, i) {
+function ze(n, r, i, a) {
+	let o = r.sources.map((e, t) => ne(e, r.user_names?.[t] || y(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = ae(n, r.guard), l = se(n, r.specialization);
+	return c ? t(s, Be(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+}
+function Be(t, n, r, i) {
 	let a = n.user_stack[n.user_stack.length - 1], o = T(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
@@ -576,31 +586,31 @@ function ze(t, n, r, i) {
 			pane: "guards",
 			guard: n.id
 		})
-	}, n.expr)];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", V(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	}, ...G(n))];
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", U(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function Be(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? V(t.user_frame, n) : e("code", {}, "(unknown line)"), a = e("div", {
+function Ve(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? U(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, U(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
-	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, `: ${t.reason} → ${r}`);
-	t.expression && a.appendChild(e("div", { class: "data-dependent" }, `data-dependent: torch could not decide ${t.expression}`)), t.user_frame?.line && a.appendChild(e("pre", { class: "code" }, t.user_frame.line));
+	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, ...a, `: ${t.reason} → ${r}`);
+	t.expression && o.appendChild(e("div", { class: "data-dependent" }, `data-dependent: torch could not decide ${t.expression}`)), t.user_frame?.line && o.appendChild(e("pre", { class: "code" }, t.user_frame.line));
 	for (let n of t.lost) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
-		a.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
+		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let o = W(t.fixes);
-	return o && a.appendChild(o), a;
+	let s = q(t.fixes);
+	return s && o.appendChild(s), o;
 }
-function Ve(e) {
+function He(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function He(t) {
+function Ue(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function Ue(t, n) {
+function We(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -610,9 +620,9 @@ function Ue(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, ne(i)), e("td", {}, Ve(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, re(i)), e("td", {}, He(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of He(t)) r.appendChild(e);
+	for (let e of Ue(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -624,7 +634,7 @@ function Ue(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function We(t, n, i, a = {}) {
+function Ge(t, n, i, a = {}) {
 	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -637,9 +647,9 @@ function We(t, n, i, a = {}) {
 	return e("div", {}, e("div", { class: "filters" }, s("cause", h(t.guards, (e) => e.cause)), s("status", h(t.guards, (e) => e.status)), s("compile", h(t.guards, (e) => e.compile_id)), s("phase", h(t.guards, (e) => e.phase)), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${t.guards.length} guards`)), Ge(t, l, n, i, a));
+	}, `${l.length} of ${t.guards.length} guards`)), Ke(t, l, n, i, a));
 }
-function Ge(t, n, r, i, a) {
+function Ke(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -650,71 +660,81 @@ function Ge(t, n, r, i, a) {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
 	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = te(l.scrollTop, l.clientHeight || 480, B, n.length);
-		c.replaceChildren(H(e * B), ...n.slice(e, o).map((e) => Ke(t, e, r, i, a)), H((n.length - o) * B));
+		let [e, o] = te(l.scrollTop, l.clientHeight || 480, H, n.length);
+		c.replaceChildren(W(e * H), ...n.slice(e, o).map((e) => qe(t, e, r, i, a)), W((n.length - o) * H));
 	};
 	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
-function H(t) {
+function W(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function Ke(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${nt(o.filename)}:${o.lineno}` : "", c = T(t, n).join("; ");
+function qe(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${rt(o.filename)}:${o.lineno}` : "", c = T(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
 		onclick: () => i({ guard: n.id })
-	}, e("td", {}, n.compile_id), e("td", { title: n.expr }, n.expr), e("td", {
+	}, e("td", {}, n.compile_id), e("td", {
+		title: ie(n),
+		"data-expr": ""
+	}, ...G(n)), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? V(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? U(o, a, s) : s : ""));
 }
-function qe(t, n, r, i = {}) {
+function Je(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, V(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
-	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, a.expr)), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
+	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, U(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...G(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Je(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), W(a.fixes), e("p", { class: "muted" }, `link: ${S({
+	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ye(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), q(a.fixes), e("p", { class: "muted" }, `link: ${S({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function Je(t, n) {
+function G(t) {
+	return !t.user_expr || t.user_expr === t.expr ? [t.expr] : [
+		e("span", { class: "user-expr" }, t.user_expr),
+		" ",
+		e("span", { class: "muted" }, `(torch: ${t.expr})`)
+	];
+}
+function Ye(t, n) {
 	if (!n.symbols.length) return null;
 	let r = T(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function U(t) {
+function K(t) {
 	let n = o(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? Ye(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? Xe(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function Ye(t) {
+function Xe(t) {
 	return e("pre", { class: "fix-diff" }, ...s(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function W(t, n = t.length) {
+function q(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(U)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(U), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(K)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(K), a);
 }
-function Xe(t, n, i, a = {}) {
-	let o = _(t), s = n.source ?? o[0] ?? "", c = v(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${b(t, n.compile_id)}`), G(n.steps, i, a), W(n.fixes)));
+function Ze(t, n, i, a = {}) {
+	let o = _(t), s = n.source ?? o[0] ?? "", c = v(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${b(t, n.compile_id)}`), J(n.steps, i, a), q(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
 		let n = y(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${b(t, l.compile_id)}`) : null, G(l?.steps ?? [], i, a), W(l?.fixes ?? []), ...u);
+	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${b(t, l.compile_id)}`) : null, J(l?.steps ?? [], i, a), q(l?.fixes ?? []), ...u);
 }
-function G(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Ze(t, n, r))));
+function J(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Qe(t, n, r))));
 }
-function Ze(t, n, r) {
+function Qe(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, V(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, U(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -723,23 +743,23 @@ function Ze(t, n, r) {
 		})
 	}, t.text);
 }
-function Qe(t) {
+function $e(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild($e(e));
+	for (let e of t.kernels) n.appendChild(et(e));
 	return n;
 }
-function $e(t) {
-	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), et(t.source));
-}
 function et(t) {
+	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), tt(t.source));
+}
+function tt(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function tt(t) {
+function nt(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
@@ -749,35 +769,35 @@ function tt(t) {
 	}
 	return r;
 }
-function nt(e) {
+function rt(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/diff.ts
-var rt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function it(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [at(n), q(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(ot(t, n, r));
+var it = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function at(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [ot(n), X(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(st(t, n, r));
 	});
 }
-function K(t) {
+function Y(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function at(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), K(t.regressed));
+function ot(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Y(t.regressed));
 }
-function q(t, n) {
+function X(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function ot(n, r, i) {
+function st(n, r, i) {
 	let a = e("section", {
 		class: "run",
-		"data-run": ve(n),
+		"data-run": xe(n),
 		"data-regressed": String(n.regressed)
 	}), o = {
 		sort: {
@@ -786,7 +806,7 @@ function ot(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, st(n, r, o, c, i));
+		a.replaceChildren(), t(a, ct(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -795,27 +815,27 @@ function ot(n, r, i) {
 	};
 	return s(), a;
 }
-function st(t, n, r, i, a) {
-	let o = t.frames.length ? [lt(t.frames, r, i), dt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function ct(t, n, r, i, a) {
+	let o = t.frames.length ? [dt(t.frames, r, i), pt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, _e(t), " ", K(t.regressed)),
-		e("div", { class: "sides" }, J(t.before, "before"), J(t.after, "after")),
+		e("h2", {}, be(t), " ", Y(t.regressed)),
+		e("div", { class: "sides" }, lt(t.before, "before"), lt(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		q(t.notes, `run ${n}`),
+		X(t.notes, `run ${n}`),
 		...o
 	];
 }
-function J(t, n) {
-	let r = ge(t);
+function lt(t, n) {
+	let r = ye(t);
 	return e("div", {
 		class: "side",
 		"data-side": n
-	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, he(t)), r ? e("div", {
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, ve(t)), r ? e("div", {
 		class: "problems",
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var ct = {
+var ut = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -824,15 +844,15 @@ var ct = {
 	change: "change",
 	regressed: "regressed"
 };
-function lt(t, n, r) {
-	let i = (e) => r({ sort: D(n.sort, e) }), a = e("tr", {}, ...ce.map((t) => e("th", {
+function dt(t, n, r) {
+	let i = (e) => r({ sort: D(n.sort, e) }), a = e("tr", {}, ...ue.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, ct[t] + O(n.sort, t)))), o = de(t, n.sort).map(({ item: e, index: t }) => ut(e, t, n.selected === t, () => r({ selected: t })));
+	}, ut[t] + O(n.sort, t)))), o = me(t, n.sort).map(({ item: e, index: t }) => ft(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function ut(t, n, r, i) {
-	let a = k(t), o = t.regressions.join("; ");
+function ft(t, n, r, i) {
+	let a = de(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -854,20 +874,20 @@ function ut(t, n, r, i) {
 	}, t.compiles_after), e("td", {
 		class: "count",
 		"data-col": "change"
-	}, le(t)), e("td", {
+	}, fe(t)), e("td", {
 		title: o,
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function dt(t, n, r) {
+function pt(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...ft(i, r));
+	}, ...mt(i, r));
 }
-function ft(t, n) {
-	let r = pe(t);
+function mt(t, n) {
+	let r = ge(t);
 	return [
 		e("h3", {}, t.title),
 		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
@@ -875,18 +895,18 @@ function ft(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => pt(e, n)),
+		...r.map((e) => ht(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function pt(t, n) {
+function ht(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => mt(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => gt(e, t.change, n)));
 }
-function mt(t, n, r) {
-	let i = me(t), a = t.line;
+function gt(t, n, r) {
+	let i = _e(t), a = t.line;
 	return e("div", {
 		class: "item",
 		"data-item-kind": t.kind,
@@ -897,10 +917,10 @@ function mt(t, n, r) {
 	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
 		class: "muted",
 		"data-count": String(t.count)
-	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", V(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", U(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
 }
 // src/huntmodel.ts
-var ht = [
+var _t = [
 	{
 		key: "input",
 		label: "input",
@@ -942,66 +962,66 @@ var ht = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function Y(e) {
+function vt(e) {
 	return e.hunt ?? [];
 }
-function X(e) {
+function yt(e) {
 	return e.user_name || e.source;
 }
-function gt(e) {
+function bt(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function _t(e) {
+function xt(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function vt(e) {
+function St(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function yt(e) {
+function Ct(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function bt(e, t) {
+function wt(e, t) {
 	switch (t) {
-		case "input": return X(e);
+		case "input": return yt(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return _t(e);
+		case "evidence": return xt(e);
 		default: return e.note;
 	}
 }
-function xt(e, t) {
-	return E(e, t, bt);
+function Tt(e, t) {
+	return E(e, t, wt);
 }
 // src/hunt.ts
-function St(t, n = {}) {
-	let r = Y(t);
+function Et(t, n = {}) {
+	let r = vt(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Ct(r, a, (e) => {
+		i.replaceChildren(Dt(r, a, (e) => {
 			a = D(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, yt(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, Ct(r)), i);
 }
-function Ct(t, n, r, i) {
-	let a = e("tr", {}, ...ht.map(({ key: t, label: i, hint: a }) => e("th", {
+function Dt(t, n, r, i) {
+	let a = e("tr", {}, ..._t.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + O(n, t)))), o = xt(t, n).map(({ item: e, index: t }) => wt(e, t, i));
+	}, i + O(n, t)))), o = Tt(t, n).map(({ item: e, index: t }) => Ot(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function wt(t, n, r) {
+function Ot(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -1009,27 +1029,27 @@ function wt(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, X(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, yt(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, Tt(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, kt(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, gt(t)), e("td", { "data-col": "evidence" }, ...Et(t, r)), e("td", {
+	}, bt(t)), e("td", { "data-col": "evidence" }, ...At(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function Tt(t) {
+function kt(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: vt(t)
+		title: St(t)
 	}, t.verdict);
 }
-function Et(t, n) {
+function At(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -1038,12 +1058,12 @@ function Et(t, n) {
 	return [
 		...r,
 		" at ",
-		V(i, n),
+		U(i, n),
 		...a
 	];
 }
 // src/styles.ts
-var Dt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 8%; } .sd table.guards th[data-col=expr] { width: 20%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 14%; }\n.sd table.guards th[data-col=status] { width: 11%; } .sd table.guards th[data-col=phase] { width: 9%; }\n.sd table.guards th[data-col=line] { width: 14%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Ot = [
+var jt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 7%; } .sd table.guards th[data-col=expr] { width: 31%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 11%; }\n.sd table.guards th[data-col=status] { width: 9%; } .sd table.guards th[data-col=phase] { width: 6%; }\n.sd table.guards th[data-col=line] { width: 12%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Mt = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
@@ -1051,13 +1071,13 @@ var Dt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 function Z(e) {
 	return e.user_name || e.source;
 }
-function kt(e) {
+function Nt(e) {
 	return h(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function At(e) {
+function Pt(e) {
 	return h(e.flatMap((e) => e.specializations), Z);
 }
-function jt(e) {
+function Ft(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -1065,17 +1085,17 @@ function jt(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...Ot.map(([e, t]) => ({
+		...Mt.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...kt(e).map((e) => ({
+		...Nt(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...At(e).map((e) => ({
+		...Pt(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -1087,17 +1107,17 @@ function jt(e) {
 		}] : []
 	];
 }
-function Mt(e, t) {
+function It(e, t) {
 	return e.specializations.filter((e) => Z(e) === t);
 }
-function Nt(e, t) {
-	let n = Mt(e, t);
+function Lt(e, t) {
+	let n = It(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(Pt).join("\n")
+		title: n.map(Rt).join("\n")
 	};
 }
-function Pt(e) {
+function Rt(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
 	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
@@ -1106,83 +1126,83 @@ function Q(e, t) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return Nt(e, t.key.slice(4)).text;
+		case "dim": return Lt(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function Ft(e, t) {
+function zt(e, t) {
 	let n = Q(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function It(e, t) {
-	return E(e, t, Ft);
+function Bt(e, t) {
+	return E(e, t, zt);
 }
-var Lt = /^[^/?#]*:/, Rt = /[\u0000-\u001f\u007f]/;
-function zt(e) {
-	return !e || Rt.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Lt.test(e) ? null : e;
+var Vt = /^[^/?#]*:/, Ht = /[\u0000-\u001f\u007f]/;
+function Ut(e) {
+	return !e || Ht.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Vt.test(e) ? null : e;
 }
 // src/suite.ts
-var Bt = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Vt = {
+var Wt = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Gt = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
 };
-function Ht(t, n) {
+function Kt(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = jt(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = Ft(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Wt(n.workloads, r, a, (e) => {
+		i.replaceChildren(Jt(n.workloads, r, a, (e) => {
 			a = D(a, e), o();
 		}));
 	};
-	o(), t.append(Ut(n), i);
+	o(), t.append(qt(n), i);
 }
-function Ut(t) {
+function qt(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Wt(t, n, r, i) {
+function Jt(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: Kt(t),
+		title: Xt(t),
 		onclick: () => i(t)
-	}, t.label + O(r, t)))), o = It(t, r).map(({ item: e, index: t }) => qt(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, Gt(n), a), e("tbody", {}, ...o));
+	}, t.label + O(r, t)))), o = Bt(t, r).map(({ item: e, index: t }) => Zt(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Yt(n), a), e("tbody", {}, ...o));
 }
-function Gt(t) {
+function Yt(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, Vt[i]);
+		let o = e("th", { "data-group": i }, Gt[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function Kt(e) {
+function Xt(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function qt(t, n, r) {
+function Zt(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => Jt(t, e)));
+	}, ...r.map((e) => Qt(t, e)));
 }
-function Jt(t, n) {
+function Qt(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, Yt(t));
+		case "name": return e("td", { "data-col": n.key }, $t(t));
 		case "dim": {
-			let { text: r, title: i } = Nt(t, n.key.slice(4));
+			let { text: r, title: i } = Lt(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
@@ -1206,14 +1226,14 @@ function Jt(t, n) {
 		}, Q(t, n));
 	}
 }
-function Yt(t) {
-	let n = zt(t.report);
+function $t(t) {
+	let n = Ut(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var Xt = [
+var en = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1222,7 +1242,7 @@ var Xt = [
 	"sizes",
 	"hunt"
 ];
-function Zt(e) {
+function tn(e) {
 	let t = x(e), n = {
 		pane: "overview",
 		filter: {},
@@ -1241,74 +1261,74 @@ function Zt(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : Xt.includes(t.pane) ? {
+	} : en.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Qt(e, t, n = {}) {
-	"diff_version" in t ? it($(e, rt), t, n) : "suite_version" in t ? Ht($(e, Bt), t) : $t($(e), t, n);
+function nn(e, t, n = {}) {
+	"diff_version" in t ? at($(e, it), t, n) : "suite_version" in t ? Kt($(e, Wt), t) : rn($(e), t, n);
 }
 function $(t, r = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = Dt + r, n(t).append(a, i), i;
+	return a.textContent = jt + r, n(t).append(a, i), i;
 }
-function $t(t, n, r) {
-	let i = a(n), o = r.deepLinks ?? !0, s = Zt(o && typeof location < "u" ? location.hash : ""), c = (e) => {
+function rn(t, n, r) {
+	let i = a(n), o = r.deepLinks ?? !0, s = tn(o && typeof location < "u" ? location.hash : ""), c = (e) => {
 		s = {
 			...s,
 			...e
-		}, o && typeof history < "u" && history.replaceState(null, "", en(s)), l();
+		}, o && typeof history < "u" && history.replaceState(null, "", an(s)), l();
 	}, l = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": s.pane
-		}, nn(i, s, c, r));
-		t.replaceChildren(rn(i), an(i, s, c), e("div", { class: "main" }, n, tn(i, s, c, r)));
+		}, sn(i, s, c, r));
+		t.replaceChildren(cn(i), ln(i, s, c), e("div", { class: "main" }, n, on(i, s, c, r)));
 	};
 	l();
 }
-function en(e) {
+function an(e) {
 	return e.pane === "guards" && e.guard ? S({
 		pane: "guard",
 		id: e.guard
 	}) : S({ pane: e.pane });
 }
-function tn(t, n, r, i) {
+function on(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, qe(t, n.guard, r, i));
+	}, Je(t, n.guard, r, i));
 }
-function nn(e, t, n, r) {
+function sn(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return Ue(e, n);
-		case "guards": return We(e, t, n, r);
-		case "why": return Xe(e, t, n, r);
-		case "kernels": return Qe(e);
-		case "sizes": return tt(e);
-		case "hunt": return St(e, r);
+		case "symbols": return We(e, n);
+		case "guards": return Ge(e, t, n, r);
+		case "why": return Ze(e, t, n, r);
+		case "kernels": return $e(e);
+		case "sizes": return nt(e);
+		case "hunt": return Et(e, r);
 		default: return Ie(e, n, r);
 	}
 }
-function rn(t) {
+function cn(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function an(t, n, r) {
-	return e("nav", {}, ...Xt.filter((e) => e !== "hunt" || Y(t).length).map((t) => e("button", {
+function ln(t, n, r) {
+	return e("nav", {}, ...en.filter((e) => e !== "hunt" || vt(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function on(e, t) {
+function un(e, t) {
 	let n = e;
-	for (let e of t) n = sn(n, e);
+	for (let e of t) n = dn(n, e);
 	return n;
 }
-function sn(e, t) {
+function dn(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1316,7 +1336,7 @@ function sn(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var cn = { render({ model: t, el: n }) {
+var fn = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1357,7 +1377,7 @@ var cn = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && h !== null) {
 			if (n.from !== g) return t.send({ type: "resend" });
-			h = on(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
+			h = un(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
 		}
 	}, b = () => {
 		if (h === null) return;
@@ -1366,7 +1386,7 @@ var cn = { render({ model: t, el: n }) {
 		s.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), Qt(r, e, { deepLinks: !1 });
+		})), nn(r, e, { deepLinks: !1 });
 	}, x = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
@@ -1375,4 +1395,4 @@ var cn = { render({ model: t, el: n }) {
 		o.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, o, i, r), v(), x(), m();
 } };
-export { cn as default };
+export { fn as default };

@@ -22,6 +22,7 @@ from symdebug._torch.trace_logger import (
 from symdebug.capture.cells import cell_aliases
 from symdebug.capture.export_hook import exports_recorded
 from symdebug.capture.handler import CaptureHandler
+from symdebug.capture.mark_hook import marks_recorded
 from symdebug.incremental import IncrementalBuilder
 from symdebug.live.session import LiveSession
 from symdebug.live.verify import Verdicts, apply_verdicts
@@ -80,6 +81,7 @@ class LiveCapture:
         if self._kernel_provenance:  # the kernel -> node mapping (Inductor only)
             stack.enter_context(inductor_provenance_enabled())
         stack.enter_context(exports_recorded(self.handler.stream))
+        stack.enter_context(marks_recorded(self.handler.stream))
         stack.enter_context(trace_structured_adapted())
         logger = trace_logger()
         logger.addHandler(self.handler)

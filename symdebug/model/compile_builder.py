@@ -260,6 +260,7 @@ def build_compile(
         accumulated_recompile_limit=_config_int(metrics, "accumulated_recompile_limit"),
         shape_checks=list(tree.shape_lines),
         value_checks=list(tree.value_lines),
+        type_ids=dict(tree.type_ids),
         tensor_checks=_tensor_checks(tree),
         signature=_signature(group),
         tensors=_tensor_metas(group),

@@ -61,7 +61,8 @@ _VALUE_LITERALS = ("NONE_MATCH: ", "TRUE_MATCH: ", "FALSE_MATCH: ", "EQUALS_MATC
 # tuple where a list was compiled misses.  Kept for the call's own locals, not the module's
 # or globals' (the program's, as built), read as ``type(L['xs']) is list``.
 _TYPE_MATCH = re.compile(
-    r"TYPE_MATCH: ___check_type_id\((?P<source>L\[.+?), \d+\), type=<class '(?P<name>[^']+)'>"
+    r"TYPE_MATCH: ___check_type_id\((?P<source>L\[.+?), (?P<id>\d+)\), "
+    r"type=<class '(?P<name>[^']+)'>"
     r"\s*(?:#\s*(?P<note>.*))?$"
 )
 _TYPE_LITERAL = "TYPE_MATCH: ___check_type_id(L["
@@ -132,6 +133,8 @@ class GuardTree:
     global_state: dict[str, Any] = field(default_factory=dict)
     #: Per tensor source, the ``mark_dynamic`` attributes it must not carry.
     absent_marks: dict[str, list[str]] = field(default_factory=dict)
+    #: Per source of a ``type(...) is`` value line, the class id torch compared.
+    type_ids: dict[str, int] = field(default_factory=dict)
 
 
 def _dims(text: str) -> list[int | None]:
@@ -215,7 +218,9 @@ def _type_line(match: re.Match[str]) -> LineFact | None:
     source = match["source"]
     if _MODULE_TYPE in match.group(0) or _MODULE_PART.search(source) is not None:
         return None
-    return ("value", ShapeCheck(f"type({source}) is {match['name']}", _note(match)))
+    # The id is kept beside the line: only the process that compiled can compare it.
+    line = ShapeCheck(f"type({source}) is {match['name']}", _note(match))
+    return ("type", (line, source, int(match["id"])))
 
 
 def _value_line(line: str) -> LineFact | None:
@@ -318,6 +323,9 @@ def _add(tree: GuardTree, kind: str, data: Any) -> None:
         tree.marked_static += data
     elif kind == "absent_mark":
         tree.absent_marks.setdefault(data[0], []).append(data[1])
+    elif kind == "type":
+        tree.value_lines.append(data[0])
+        tree.type_ids[data[1]] = data[2]
     else:
         raise ValueError(f"no guard tree fact of kind {kind!r}")
 

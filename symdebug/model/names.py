@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from symdebug.model.types import Compile
 from symdebug.model.values import Source
@@ -39,6 +40,38 @@ def renamed(source: str, names: Mapping[str, str]) -> str:
     """The user's name of a wrapper input's source (``x.shape[0]``), else ``""``."""
     said = user_name(source, names) if names else ""
     return said if said != Source(source).shape else ""
+
+
+#: What only Dynamo's own names hold (``L['___stack0']``, a global ``G['w']``): not the user's.
+INTERNAL = ("___", "L[", "G[")
+
+
+def shown_name(source: str, names: Mapping[str, str]) -> str:
+    """The user's name of any source, to show beside Dynamo's; ``""`` where none is known.
+
+    Parameters
+    ----------
+    source
+        A Dynamo source (``L['x'].size()[0]``, ``L['self'].k``, ``L['args'][0].size()[1]``).
+    names
+        A wrapper frame's inputs by the user's names (``{"L['args'][0]": "x"}``), or empty.
+
+    Returns
+    -------
+    str
+        ``x.shape[0]``, ``self.k``, ``x.shape[1]``; ``""`` for what only Dynamo names.
+    """
+    return _shown(user_name(source, names)) if names else _shown_plain(source)
+
+
+@lru_cache(maxsize=65536)
+def _shown_plain(source: str) -> str:
+    """:func:`shown_name` of a source no wrapper renamed (most of them, said again and again)."""
+    return _shown(user_name(source, {}))
+
+
+def _shown(said: str) -> str:
+    return "" if any(mark in said for mark in INTERNAL) else said
 
 
 def input_names(compiles: Iterable[Compile]) -> dict[str, str]:

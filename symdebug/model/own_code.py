@@ -2,8 +2,8 @@
 
 A guard's stack from a Hugging Face model lies entirely in ``transformers``: the line the
 user can change is where their own code called the compiled model.  A file is the user's
-own when it lies neither in torch nor under ``site-packages``/``dist-packages``; a library
-is named by its top-level package there.
+own when it lies neither in torch, nor under ``site-packages``/``dist-packages``, nor in the
+standard library; a library is named by its top-level package (or module) there.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from symdebug.model.frames import is_torch_file
+from symdebug.model.library_paths import stdlib_module
 from symdebug.model.types import Frame
 from symdebug.model.values import posix_path
 
@@ -30,6 +31,9 @@ def library_of(filename: str) -> str | None:
             return package.removesuffix(".py") or None
     if is_torch_file(path):
         return "torch"
+    stdlib = stdlib_module(path)  # contextlib, runpy: no more the user's than a package
+    if stdlib is not None:
+        return stdlib
     return _short_library(path) if not Path(path).is_absolute() else None
 
 

@@ -10,12 +10,18 @@ import json
 import re
 from dataclasses import dataclass
 
+from symdebug.model.state_reasons import state_change
+
 _PREFIX = re.compile(r"^(?P<entry>!?\d+/\d+(?:/\d+)?): (?P<text>.*)$", re.DOTALL)
 _SIZE = re.compile(
     r"tensor '(?P<tensor>.+?)' (?P<what>size|stride) mismatch at index (?P<index>\d+)\. "
     r"expected (?P<expected>-?\d+), actual (?P<actual>-?\d+)"
 )
-_EQUALS = re.compile(r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+)\s*(?:#|$)")
+#: An int's or float's value check (``n == 3``, ``temperature == 0.7``, ``eps == 1e-05``).
+_EQUALS = re.compile(
+    r"^(?P<source>[\w.\[\]'\"()]+) == (?P<value>-?\d+(?:\.\d*)?(?:e[-+]?\d+)?|-?inf|nan)"
+    r"\s*(?:#|$)"
+)
 #: A list's or tuple's length (``len(xs) == 2``; ``not xs`` when it was empty), or a dict's
 #: (its manager words a failure ``len(d) != 1``: see :attr:`Reason.container`).
 _LENGTH = re.compile(r"^len\((?P<subject>.+?)\) (?P<op>==|!=) (?P<value>\d+)\s*(?:#|$)")
@@ -74,6 +80,13 @@ class Reason:
     key: str | None = None
     #: For a check that a dict holds a key: whether the compile saw the dict ``with`` it.
     key_was: str | None = None
+    #: For a value check (``kind == "equals"``): the value the compile saw, as torch wrote it.
+    value: str | None = None
+
+    @property
+    def is_float(self) -> bool:
+        """Whether a value check is on a float (``t == 1.0``): ints are written without a dot."""
+        return self.value is not None and not self.value.lstrip("-").isdigit()
 
     @property
     def code(self) -> str:
@@ -101,6 +114,8 @@ def _identity(text: str) -> re.Match[str] | None:
 
 
 def _kind(text: str) -> str:
+    if (change := state_change(text)) is not None:
+        return change.kind  # ``dtype``, ``global_state``, ...: a cause class of its own
     if _LENGTH.search(text) or _EMPTY.search(text):
         return "length"
     return "identity" if _identity(text) is not None else _size_kind(text)
@@ -120,6 +135,10 @@ def _size_kind(text: str) -> str:
     return "other"
 
 
+#: Kinds of :mod:`symdebug.model.state_reasons` about one tensor (not the global state).
+_TENSOR_STATE = frozenset({"dtype", "requires_grad", "device", "dispatch_keys"})
+
+
 def reason_entry(raw: str) -> str | None:
     """The cache entry a reason names (``0/1``), the rest of it left unread."""
     match = _PREFIX.match(raw.strip())
@@ -135,8 +154,10 @@ def parse_reason(raw: str) -> Reason:
         reason.tensor, reason.index = size["tensor"], int(size["index"])
         reason.expected, reason.actual = int(size["expected"]), int(size["actual"])
         reason.kind = "tensor_mismatch" if size["what"] == "size" else "stride_mismatch"
+    if reason.kind in _TENSOR_STATE and (change := state_change(text)) is not None:
+        reason.tensor = change.tensor
     if (equals := _EQUALS.search(text)) is not None:
-        reason.source = equals["source"]
+        reason.source, reason.value = equals["source"], equals["value"]
     if reason.kind == "length":
         _read_length(reason)
     if reason.kind == "identity":

@@ -27,6 +27,7 @@ from symdebug.model.types import (
     Guard,
     InputDim,
     LostDynamism,
+    MarkSite,
     Recompile,
     ShapeCheck,
     Signature,
@@ -38,7 +39,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -63,7 +64,13 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: with none, and a prediction from it is unsure where a call passes a tensor.
 #: v10 added each fix's ``diff`` and the hunt's rows (``hunt``); an older document reads
 #: with none.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+#: v11 added the causes that are not sizes (``dtype``, ``strides``, ``requires_grad``,
+#: ``device``, ``dispatch_keys``, ``global_state``, ``mark_dynamic_range``), each
+#: recompile's ``user_frame`` and ``user_names``, each guard's ``user_expr``, graph breaks'
+#: ``library_frame``, compiles' ``type_ids`` and the marks a capture saw (``marks``);
+#: symbols' ``user_names`` name every source.  An older document reads with none of them,
+#: and its names are made when it is read.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"
@@ -184,6 +191,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "graph_breaks": [_plain(b) for b in facts.graph_breaks],
         "sweeps": facts.sweeps,
         "hunt": [_plain(row) for row in facts.hunt],
+        "marks": [plain_data(site) for site in facts.marks],
     }
 
 
@@ -264,6 +272,7 @@ def _recompile(
             guard=guard,
             specialization=spec,
             sources=sources,
+            user_frame=_maybe_frame(data.get("user_frame")),
             fixes=fixes.read(data.get("fixes")),
         )
     )
@@ -291,6 +300,7 @@ def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
             user_frame=_maybe_frame(data.get("user_frame")),
             user_stack=_frames(data.get("user_stack")),
             framework_frame=_maybe_frame(data.get("framework_frame")),
+            library_frame=_maybe_frame(data.get("library_frame")),
             lost=[LostDynamism(**item) for item in data.get("lost", [])],
             fixes=fixes.read(data.get("fixes")),
         )
@@ -367,6 +377,7 @@ def facts_from_dict(document: dict[str, Any]) -> Facts:
         graph_breaks=[_graph_break(d, fixes) for d in document.get("graph_breaks", [])],
         sweeps=list(document.get("sweeps", [])),
         hunt=[_hunt_row(d) for d in document.get("hunt", [])],
+        marks=[MarkSite.from_dict(d) for d in document.get("marks", [])],
         problems=dict(document.get("problems", {})),
         problem_examples=list(document.get("problem_examples", [])),
         capture_errors=int(document.get("capture_errors", 0)),

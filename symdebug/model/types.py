@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from symdebug.model.code_types import FxNode, GraphCode, Kernel
+from symdebug.model.library_paths import library_path
 from symdebug.model.values import (
     Cause,
     CompileId,
@@ -112,6 +113,9 @@ class Guard:
     #: What would stop this guard from specializing or recompiling, best first; ``fix``
     #: is the first one's text.
     fixes: list[Fix] = field(default_factory=list)
+    #: The guard as Python in the user's names, shown beside ``expr`` (``x.shape[0] > 4``
+    #: for ``s77 > 4``); ``""`` when some symbol has no such name (an unbacked ``u0``).
+    user_expr: str = ""
 
     def __post_init__(self) -> None:
         if type(self.compile_id) is not CompileId:  # a builder's already is: no call then
@@ -153,8 +157,9 @@ class Symbol:
     #: What the compiled graph checks of an unbacked symbol at run time (``u0 >= 0``,
     #: ``u0 <= 3``): its ``_assert_scalar`` nodes; a call that breaks one raises.
     runtime_asserts: list[str] = field(default_factory=list)
-    #: Each source the user's way where a wrapper frame renamed its input (``x.shape[0]``
-    #: for ``L['args'][0].size()[0]``), else ``""``; empty when nothing was renamed.
+    #: Each source the user's way, shown beside it (``x.shape[0]`` for ``L['x'].size()[0]``
+    #: and for a wrapper's ``L['args'][0].size()[0]``), ``""`` where only Dynamo names it
+    #: (``L['___stack0']``); empty when none has such a name.
     user_names: list[str] = field(default_factory=list)
     #: The library (``transformers``) whose model-configuration constant this specialized
     #: int is: expected, so views group it with its kin instead of listing it as a problem.
@@ -203,6 +208,12 @@ class Recompile:
     sources: list[Source] = field(default_factory=list)
     #: What would have avoided this recompile, best first; ``fix`` is the first one's text.
     fixes: list[Fix] = field(default_factory=list)
+    #: The user's line behind the failed check: the guard's, the specialization's, the line
+    #: that marked the input, or the line torch's reason names when no guard has a stack.
+    user_frame: Frame | None = None
+    #: Each of ``sources`` the user's way (``x.shape[0]``, ``self.k``), ``""`` where only
+    #: Dynamo names it; empty when none has such a name.
+    user_names: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -342,6 +353,9 @@ class Compile:
     #: Checks on the call's other values, as Dynamo runs them: ``L['mask'] is None``,
     #: ``L['flag'] == True``, ``L['mode'] == 'a'`` (a string or float; ints are ``inputs``).
     value_checks: list[ShapeCheck] = field(default_factory=list)
+    #: Per source of a ``type(...) is`` value check, the class id torch compared
+    #: (``___check_type_id``): ``id(type(obj))`` in the process that compiled.
+    type_ids: dict[str, int] = field(default_factory=dict)
     #: What each tensor is checked for beyond sizes: type, dispatch keys, dtype, device,
     #: ``requires_grad``, static strides, marks.
     tensor_checks: list[TensorCheck] = field(default_factory=list)
@@ -418,9 +432,19 @@ class GraphBreak:
     explanation
         Torch's explanation and hints, as it wrote them.
     user_frame
-        The user line that broke the graph; ``user_stack`` has the user frames around it.
+        The user's own line inside the compiled frame that broke the graph, or that called
+        into the library where it broke; None when the compiled frame holds no line of the
+        user's (a compiled DDP module, ``torch.compile(opt.step)``).  Never a line of the
+        code that called the compiled frame.
+    user_stack
+        Torch's user-code traceback of the break, outermost first: the calls that led to the
+        compiled frame, then the frames traced inside it (the user's, libraries', torch's).
     framework_frame
         The innermost Dynamo frame that gave up (``symbolic_convert.py ... CALL``).
+    library_frame
+        The innermost traced frame, where torch says the graph broke, when it lies in a
+        library (torch's Python code such as ``torch/optim/optimizer.py``, a package, the
+        standard library's ``contextlib``); None when the break is in the user's own code.
     skipped
         True when torch skipped the whole frame for good (it runs eagerly, no resume frame).
     resume_frames, resume_compiles
@@ -451,6 +475,7 @@ class GraphBreak:
     fixes: list[Fix] = field(default_factory=list)
     expression: str = ""
     failed: bool = False
+    library_frame: Frame | None = None
 
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
@@ -458,9 +483,17 @@ class GraphBreak:
 
     @property
     def where(self) -> str:
-        """``file:line`` of the user line, or ``(unknown line)``."""
-        frame = self.user_frame
-        return f"{frame.filename}:{frame.lineno}" if frame is not None else "(unknown line)"
+        """``file:line`` of the user line, then the library's line when it broke in one.
+
+        ``/src/train.py:12, in torch/optim/optimizer.py:79 (library)``; the library's line
+        alone when the compiled frame holds no line of the user's; ``(unknown line)``.
+        """
+        frame, library = self.user_frame, self.library_frame
+        user = f"{frame.filename}:{frame.lineno}" if frame is not None else ""
+        if library is None:
+            return user or "(unknown line)"
+        inside = f"{library_path(library.filename)}:{library.lineno} (library)"
+        return f"{user}, in {inside}" if user else inside
 
 
 @dataclass(slots=True)
@@ -528,6 +561,25 @@ class Facts:
     rank: int | None = None
     #: The overspecialization hunt's rows (``s.hunt()``), most compiles saved first.
     hunt: list[HuntRow] = field(default_factory=list)
+    #: The marks (``torch._dynamo.mark_static`` ...) a live capture saw made, in order.
+    marks: list[MarkSite] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class MarkSite:
+    """One call of ``torch._dynamo.mark_*`` seen while capturing: where, and on what."""
+
+    function: str
+    dim: int
+    shape: list[int]
+    frame: Frame
+    min: int | None = None
+    max: int | None = None
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> MarkSite:
+        """A site as the capture records it (and a document stores it)."""
+        return MarkSite(**dict(data, frame=Frame(**data["frame"]), shape=list(data["shape"])))
 
 
 # Last: a hunt row holds a ``Frame`` (defined above), and ``Facts`` holds hunt rows.

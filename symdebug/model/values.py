@@ -26,6 +26,13 @@ Cause = Literal[
     "length",
     "identity",
     "dynamic_false",
+    "dtype",
+    "strides",
+    "requires_grad",
+    "device",
+    "dispatch_keys",
+    "global_state",
+    "mark_dynamic_range",
     "unknown",
 ]
 GuardStatus = Literal["installed", "suppressed", "runtime-assert", "ignored"]

@@ -49,6 +49,9 @@ class Evidence:
         What a length check counts, as the compiles' guards show it: ``"dict"``,
         ``"tensors"`` (a list or tuple of tensors that ``pad_sequence`` stacks), or ``""``
         where they do not say.
+    detail
+        What else the words need: the Inductor lowering that needed a value
+        (``adaptive_avg_pool2d``), the size that left a ``mark_dynamic`` range.
     """
 
     cause: Cause
@@ -58,11 +61,12 @@ class Evidence:
     line: str = ""
     small: bool = False
     container: str = ""
+    detail: str = ""
 
 
 #: An :class:`Evidence`'s fields, in order: what a table of answers is keyed by (a tuple
 #: hashes at C speed; the frozen dataclass's own hash and equality cost five times more).
-EvidenceKey = tuple[Cause, Source | None, str, tuple[tuple[str, str], ...], str, bool, str]
+EvidenceKey = tuple[Cause, Source | None, str, tuple[tuple[str, str], ...], str, bool, str, str]
 
 
 def evidence_key(
@@ -81,7 +85,20 @@ def evidence_key(
         frame.line if frame is not None else "",
         small,
         "",
+        lowering(guard) if guard is not None and cause == "inductor" else "",
     )
+
+
+def lowering(guard: Guard) -> str:
+    """The Inductor lowering a guard was made in (``adaptive_avg_pool2d``), else ``""``.
+
+    The innermost frame in ``_inductor/lowering.py`` other than its ``wrapped`` helper, else
+    the ATen node Inductor was lowering.
+    """
+    for frame in reversed(guard.framework_stack):
+        if frame.filename.endswith("_inductor/lowering.py") and frame.name != "wrapped":
+            return frame.name.lstrip("_")
+    return (guard.inductor_node or "").lstrip("_")
 
 
 def evidence_of(

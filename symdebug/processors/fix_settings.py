@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import identity_change, parse_reason
+from symdebug.model.reasons import Reason, identity_change, parse_reason
 from symdebug.model.types import Fix, Recompile
 from symdebug.model.values import Source
 from symdebug.processors.fix_code import module_attribute, size_expression, user_name
@@ -372,6 +372,21 @@ _BAKED_IN = {
 }
 
 
+def _train_eval_fix(reason: Reason) -> Fix:
+    """``self.training`` changed: train and eval each compile once, and both stay cached."""
+    module = (reason.source or "self.training").removesuffix(".training")
+    was = "train" if reason.key == "True" else "eval"
+    now = "eval" if was == "train" else "train"
+    return Fix(
+        f"{module}.{now}()",
+        "code",
+        f"once, outside the loop of calls: {module}.training was {reason.key} when compiled "
+        f"({was} mode) and {module}.{now}() changed it; each mode compiles once and both "
+        "graphs stay cached, so switching back compiles nothing. Switch modes between "
+        "phases (training, then evaluation), not between calls.",
+    )
+
+
 def identity_fixes(evidence: Evidence) -> list[Fix]:
     """An object or type check failed: say what changed; the limit bounds the variants."""
     reason = parse_reason(evidence.expr) if evidence.expr else None
@@ -383,6 +398,8 @@ def identity_fixes(evidence: Evidence) -> list[Fix]:
                 "pass the same keys each call. "
             )
         ]
+    if reason is not None and (reason.source or "").endswith(".training"):
+        return [_train_eval_fix(reason)]
     if reason is not None and reason.identity in _BAKED_IN:
         return [limit_fix(f"{changed}: {_BAKED_IN[reason.identity]}")]
     why = f"{changed or 'an object the graph depends on changed'}; "

@@ -52,6 +52,22 @@ from symdebug.processors.fix_settings import (
     violated_fixes,
     zero_one_fixes,
 )
+from symdebug.processors.fix_state import (
+    float_fixes,
+    global_state_fixes,
+    inductor_fixes,
+    is_float_check,
+    mark_range_fixes,
+    range_value,
+    state_values,
+)
+from symdebug.processors.fix_tensor_state import (
+    device_fixes,
+    dispatch_keys_fixes,
+    dtype_fixes,
+    requires_grad_fixes,
+    strides_fixes,
+)
 from symdebug.processors.fix_text import fix_lines
 
 __all__ = [
@@ -83,6 +99,8 @@ def fixes_for(evidence: Evidence) -> list[Fix]:
         branch whose condition has no Python form).
     """
     cause = evidence.cause
+    if cause in _HELD_CONSTANT and is_float_check(evidence.expr):
+        return float_fixes(evidence)
     if evidence.small and cause in ("static_by_default", "zero_one") and is_size(evidence):
         return zero_one_fixes(evidence)
     return _BUILDERS.get(cause, _none)(evidence)
@@ -104,7 +122,22 @@ _BUILDERS: dict[str, Callable[[Evidence], list[Fix]]] = {
     "dynamic_false": dynamic_false_fixes,
     "length": length_fixes,
     "identity": identity_fixes,
+    "dtype": dtype_fixes,
+    "strides": strides_fixes,
+    "requires_grad": requires_grad_fixes,
+    "device": device_fixes,
+    "dispatch_keys": dispatch_keys_fixes,
+    "global_state": global_state_fixes,
+    "inductor": inductor_fixes,
+    "mark_dynamic_range": mark_range_fixes,
 }
+#: Causes of a value held constant: a float's are worded for floats.
+_HELD_CONSTANT = frozenset({"static_by_default", "int_specialized", "dynamic_false"})
+#: Recompile causes whose fix reads what changed from torch's check itself (no guard holds it).
+_READS_CHECK = frozenset(
+    {"identity", "length", "dtype", "strides", "requires_grad", "device", "dispatch_keys"}
+    | {"global_state", "mark_dynamic_range"}
+)
 
 
 class FixTable:
@@ -130,6 +163,7 @@ class FixTable:
             evidence.line,
             evidence.small,
             evidence.container,
+            evidence.detail,
         )
         return self.fixes_of(key)
 
@@ -226,13 +260,30 @@ def _recompile_evidence(recompile: Recompile, index: FactIndex) -> Evidence:
     spec = recompile.specialization
     small = _is_small(*values, spec.value if spec is not None else None)
     source = _recompile_source(recompile)
-    guardless = recompile.guard is None and recompile.cause == "op_requirement"
-    if (guardless or recompile.cause in ("identity", "length")) and recompile.reasons:
-        # No guard holds such a check: the fix reads what changed from the check itself.
-        check = reason_check(recompile.reasons[0])
+    check = reason_check(recompile.reasons[0]) if recompile.reasons else ""
+    if _reads_check(recompile, check):
         counted = length_container(recompile, index) if recompile.cause == "length" else ""
-        return Evidence(recompile.cause, source, expr=check, container=counted)
+        detail = _DETAILS[recompile.cause](recompile, index) if recompile.cause in _DETAILS else ""
+        return Evidence(recompile.cause, source, expr=check, container=counted, detail=detail)
     return evidence_of(recompile.cause, source, recompile.guard, small=small)
+
+
+#: What the words of a cause need beyond the check: the value that left a mark's range, the
+#: global state's values in the two compiles.
+_DETAILS: dict[str, Callable[[Recompile, FactIndex], str]] = {
+    "mark_dynamic_range": range_value,
+    "global_state": state_values,
+}
+
+
+def _reads_check(recompile: Recompile, check: str) -> bool:
+    """No guard holds the check (a dtype, a float's value): the fix reads what changed in it."""
+    if not check or recompile.cause in _READS_CHECK:
+        return bool(check)
+    if recompile.guard is not None:
+        return False
+    held_float = recompile.cause in _HELD_CONSTANT and is_float_check(check)
+    return recompile.cause == "op_requirement" or held_float
 
 
 def suggest_fixes(facts: Facts) -> None:

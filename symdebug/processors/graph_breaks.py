@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 
+from symdebug.model.break_frames import compiled_frames
 from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
 from symdebug.model.values import CompileId, Source
 from symdebug.processors.data_dependent_fixes import break_symbol, data_dependent_fixes
@@ -34,10 +35,17 @@ def resume_name(function: str, line: int) -> str:
 
 
 def _resume_names(broken: Compile, graph_break: GraphBreak) -> list[str]:
-    """The names of the resume frames this break may have created (none for a skip)."""
+    """The names of the resume frames this break may have created (none for a skip).
+
+    A resume frame starts at the line of the broken frame itself (not of a function it
+    inlined, nor of a caller's line in the same file); any of its file's lines when torch's
+    traceback names the frame nowhere.
+    """
     if graph_break.skipped:
         return []
-    lines = {f.lineno for f in graph_break.user_stack if f.filename == broken.filename}
+    stack = graph_break.user_stack
+    own = [stack[i] for i in compiled_frames(stack, broken.name, broken.filename)]
+    lines = {f.lineno for f in own or stack if f.filename == broken.filename}
     return list(dict.fromkeys(resume_name(broken.name, line) for line in sorted(lines)))
 
 

@@ -14,6 +14,7 @@ from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.causes import framework_cause
 from symdebug.processors.fix_code import python_expression, size_expression
+from symdebug.processors.recompile_lines import recompile_line
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES: dict[str, Cause] = {
@@ -21,17 +22,39 @@ _KIND_CAUSES: dict[str, Cause] = {
     "zero_one": "zero_one",
     "length": "length",
     "identity": "identity",
+    # What a tensor is or what state torch ran in (:mod:`symdebug.model.state_reasons`).
+    "dtype": "dtype",
+    "stride_mismatch": "strides",
+    "requires_grad": "requires_grad",
+    "device": "device",
+    "dispatch_keys": "dispatch_keys",
+    "global_state": "global_state",
 }
 _NOT_IN_CHECK = re.compile(r"[\s()]")
 _SOURCES = attrgetter("sources")
 
 
 def _new_value(index: FactIndex, compile_id: str, source: str) -> int | None:
-    """The value the new compile saw for a (stripped) source: why the old range failed."""
+    """The value the new compile saw for a (stripped) source: why the old range failed.
+
+    A symbol's hint, else the constant the compile's inputs record (a size made static).
+    """
     for symbol in index.symbols_of(compile_id):
         if any(s.stripped == source for s in symbol.sources):
             return symbol.hint
-    return None
+    compile_ = index.compile.get(compile_id)
+    dims = compile_.inputs if compile_ is not None else []
+    values = [d.value for d in dims if d.source.stripped == source]
+    return next((v for v in values if isinstance(v, int)), None)
+
+
+def _marked_range(recompile: Recompile, reason: Reason, index: FactIndex, source: str) -> bool:
+    """A ``mark_dynamic(x, d, min=, max=)`` range the new value left: the mark's bound."""
+    entry = index.compile.get(reason.entry or "")
+    if entry is None or not any(s.stripped == source for s in entry.marked_dynamic):
+        return False
+    recompile.cause = "mark_dynamic_range"
+    return True
 
 
 def _range_failure(
@@ -44,15 +67,17 @@ def _range_failure(
     source, lower, upper = parsed
     value = _new_value(index, recompile.compile_id, source)
     upper_broken = value is not None and upper is not None and value > upper
-    if not upper_broken and reason.kind == "zero_one":
-        recompile.cause = "zero_one"
+    lower_broken = value is not None and lower is not None and value < lower
+    above_two = lower_broken and lower is not None and lower > 2  # a mark's own lower bound
+    if not upper_broken and not above_two and reason.kind == "zero_one":
+        recompile.cause = "zero_one"  # a size of 0 or 1 left the range torch starts at 2
         return True
     bound = upper if upper_broken else lower
     guard = (
         bound_guard(guards, source, bound, lower=not upper_broken) if bound is not None else None
     )
     if guard is None:
-        return False
+        return _marked_range(recompile, reason, index, source)
     recompile.guard, recompile.cause = guard, guard.cause
     return True
 
@@ -123,6 +148,9 @@ def _mentioned(code: str, guards: list[Guard]) -> list[Guard]:
     return [g for g in guards if g.sources and all(map(named.__getitem__, g.sources))]
 
 
+#: Reasons about what a tensor is (its dtype, strides ...): the tensor is their input.
+_STATE_KINDS = frozenset({"dtype", "stride_mismatch", "requires_grad", "device", "dispatch_keys"})
+
 #: Reasons torch words about a tensor (``tensor 'x' size mismatch at index 0. ...``): no
 #: Python check, so never the check of a guard.
 _NOT_PYTHON = frozenset({"tensor_mismatch", "stride_mismatch"})
@@ -160,6 +188,9 @@ def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:
     recompile.specialization = _spec_for(reason, specs)
     if _range_failure(recompile, reason, index, guards):
         return
+    if reason.kind == "equals" and reason.is_float:  # no guard or specialization holds it
+        recompile.cause = _float_cause(index.compile.get(reason.entry or ""))
+        return
     recompile.guard = guard_for_reason(reason, guards) if reason.kind not in _KIND_CAUSES else None
     if recompile.specialization is not None:
         recompile.cause = recompile.specialization.cause
@@ -170,6 +201,13 @@ def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:
         recompile.cause = recompile.guard.cause
     elif reason.framework_loc:
         recompile.cause = framework_cause(reason.framework_loc) or "unknown"
+
+
+def _float_cause(entry: Compile | None) -> Cause:
+    """A float held constant: as an int would be (static first, then automatic dynamic)."""
+    if entry is not None and entry.automatic_dynamic is False:
+        return "dynamic_false"
+    return "int_specialized" if entry is not None and entry.dynamic else "static_by_default"
 
 
 def _full_sources(index: FactIndex, stripped: str) -> list[Source]:
@@ -192,6 +230,10 @@ def failed_sources(recompile: Recompile, reason: Reason, index: FactIndex) -> li
         found += _full_sources(index, parsed[0])
     if reason.kind in ("length", "identity") and reason.source:
         found.append(_local_source(reason.source))
+    if reason.kind == "equals" and reason.is_float and reason.source:
+        found.append(_local_source(reason.source))
+    if reason.kind in _STATE_KINDS and reason.tensor:
+        found.append(_local_source(reason.tensor))
     return list(dict.fromkeys(found))
 
 
@@ -221,6 +263,7 @@ def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
     )
     _link(recompile, reason, index)
     recompile.sources = failed_sources(recompile, reason, index)
+    recompile.user_frame = recompile_line(recompile, reason, index)
     return recompile
 
 

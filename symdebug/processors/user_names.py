@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from symdebug.model.constants import grouped_line, library_constant
-from symdebug.model.names import renamed
+from symdebug.model.names import shown_name
 from symdebug.model.types import Facts, Fix, Symbol
 from symdebug.processors.fix_code import user_name
 
@@ -81,6 +81,9 @@ def rename_fix_inputs(facts: Facts) -> None:
 def name_symbols(facts: Facts) -> None:
     """Each symbol's sources in the user's names, and a library's constants grouped.
 
+    ``L['x'].size()[0]`` is ``x.shape[0]``, a wrapper's ``L['args'][0].size()[0]`` the
+    parameter's name; every view shows the name beside Dynamo's source.
+
     A library's model-configuration constants (``layer_idx``, ``head_dim``) are marked
     ``expected`` and said in one line per library on their compile, for every view.
     """
@@ -91,7 +94,7 @@ def name_symbols(facts: Facts) -> None:
         if compile_ is None:
             continue
         names = compile_.callee.names if compile_.callee is not None else {}
-        said = [renamed(source, names) for source in symbol.sources] if names else []
+        said = [shown_name(source, names) for source in symbol.sources]
         symbol.user_names = said if any(said) else []
         symbol.expected = library_constant(symbol, compile_)
         if symbol.expected is not None:

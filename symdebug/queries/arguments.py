@@ -389,6 +389,18 @@ def defaults_from_source(filename: str, lineno: int, name: str) -> dict[str, Any
     return {name: value for name, value in literals if value is not _NOT_LITERAL}
 
 
+def defaulted_parameters(filename: str, lineno: int, name: str) -> frozenset[str] | None:
+    """The parameters the source gives a default (any, literal or not); None: source unread."""
+    arguments = _definition(filename, lineno, name)
+    if arguments is None:
+        return None
+    positional = arguments.posonlyargs + arguments.args
+    with_default = positional[len(positional) - len(arguments.defaults) :]
+    pairs = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+    keywords = [parameter for parameter, default in pairs if default is not None]
+    return frozenset(parameter.arg for parameter in [*with_default, *keywords])
+
+
 _NOT_LITERAL = object()
 
 

@@ -146,7 +146,7 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
 def _break_key(graph_break: GraphBreak) -> tuple[str, int, str]:
-    frame = graph_break.user_frame
+    frame = graph_break.user_frame or graph_break.library_frame  # DDP's own: its line
     reason = _ADDRESS.sub("0x", graph_break.reason.split("\n", 1)[0])
     return (frame.filename, frame.lineno, reason) if frame else ("", 0, reason)
 

@@ -12,15 +12,17 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
 
+from symdebug.model.break_frames import compiled_frames
 from symdebug.model.index import FactIndex
+from symdebug.model.library_paths import library_path
 from symdebug.model.names import frame_title, input_names, user_name
 from symdebug.model.own_code import is_own_code, library_of, user_line
 from symdebug.model.reasons import Reason, identity_change, parse_reason
 from symdebug.model.types import Compile, Facts, Fix, Frame, GraphBreak, Recompile, Specialization
 from symdebug.model.values import posix_path
 from symdebug.processors.fix_text import fix_lines
+from symdebug.processors.guard_names import guard_text
 from symdebug.queries.budget import Budget, BudgetKind, Counted, Excess, excesses
-from symdebug.queries.why import guard_text
 
 #: Items listed one line each below the first excess, at most.
 MAX_LISTED = 12
@@ -33,7 +35,7 @@ CAUSE_SAID: dict[str, str] = {
     "a constant in each compile",
     "zero_one": "a size of 0 or 1, which torch specializes",
     "duck_sizing": "sizes equal at the compile shared one symbol (duck sizing)",
-    "static_by_default": "a size or int is a constant in its first compile (static by "
+    "static_by_default": "a size, int or float is a constant in its first compile (static by "
     "default), and it changed",
     "inductor": "Inductor needed a fixed size",
     "backward": "the backward graph needed a fixed size",
@@ -42,6 +44,13 @@ CAUSE_SAID: dict[str, str] = {
     "length": "the length of a list, tuple or dict changed",
     "identity": "another object, type or value than the compile saw",
     "dynamic_false": "compiled with dynamic=False: a size or int that changes recompiles",
+    "dtype": "a tensor of another dtype than the compile saw",
+    "strides": "a tensor of another memory layout (strides) than the compile saw",
+    "requires_grad": "a tensor whose requires_grad differs from the compile's",
+    "device": "a tensor on another device than the compile saw",
+    "dispatch_keys": "a tensor with other dispatch keys (inference mode, a subclass)",
+    "global_state": "torch's global state changed (grad mode, autocast, default dtype, ...)",
+    "mark_dynamic_range": "a size left the range of its mark_dynamic(min=, max=)",
 }
 
 _NOUNS: dict[BudgetKind, tuple[str, str]] = {
@@ -120,7 +129,7 @@ def _item_title(kind: BudgetKind, item: Counted) -> str:
     compile_ = item.compile
     frame = f" of {frame_title(compile_)}" if compile_ is not None else ""
     if kind == "graph_breaks":
-        return f"at {_short(_break(item).user_frame)}{_in_frame(compile_)}"
+        return f"at {_break_short(_break(item))}{_in_frame(compile_)}"
     if kind == "specializations":
         said = user_name(_spec(item).source, _names(compile_))
         return f"of {said}{_in_frame(compile_)}"
@@ -197,9 +206,26 @@ def stack_caller(stack: list[Frame], compile_: Compile | None) -> Frame | None:
     """
     if compile_ is None:
         return None
-    compiled = (posix_path(compile_.filename), compile_.name)
-    at = next((i for i, f in enumerate(stack) if (posix_path(f.filename), f.name) == compiled), 0)
-    return stack[at - 1] if at > 0 and is_own_code(stack[at - 1]) else None
+    found = compiled_frames(stack, compile_.name, compile_.filename)
+    # the innermost own frame above it: a compiled nn.Module is called through torch's frames
+    above = stack[: found[-1]] if found else []
+    return next((f for f in reversed(above) if is_own_code(f)), None)
+
+
+def _break_short(graph_break: GraphBreak) -> str:
+    """``train.py:12, in torch/optim/optimizer.py:79 (library)``; the library's line alone."""
+    library, user = graph_break.library_frame, graph_break.user_frame
+    if library is None:
+        return _short(user)
+    inside = f"{library_path(library.filename)}:{library.lineno} (library)"
+    return inside if user is None else f"{_short(user)}, in {inside}"
+
+
+def _break_at(graph_break: GraphBreak) -> list[str]:
+    """The break's user line (inside the compiled frame), and its library line below it."""
+    lines = _at("break at", graph_break.user_frame, "no line of yours inside the compiled frame")
+    library = graph_break.library_frame
+    return lines + (_at(f"  in {library_of(library.filename)}", library, "") if library else [])
 
 
 def _called_at(compile_: Compile | None, frame: Frame | None = None) -> list[str]:
@@ -305,7 +331,7 @@ def _break_details(item: Counted) -> list[str]:
     lines += [f"torch: {explained[0].strip()}"] if explained else []
     lines.append(f"then: {_after_break(graph_break)}")
     caller = stack_caller(graph_break.user_stack, item.compile) or caller_of(item.compile)
-    lines += _traced("break at", graph_break.user_frame, graph_break.user_stack, caller)
+    lines += _break_at(graph_break)
     lines += _called_at(item.compile, caller) + _fix(graph_break.fixes)
     return lines + _broke_again(item)
 
@@ -360,7 +386,7 @@ def _compile_details(item: Counted, index: FactIndex) -> list[str]:
 def _why_compiled(compile_: Compile, index: FactIndex) -> str:
     resumed = [b for b in index.facts.graph_breaks if compile_.compile_id in b.resume_compiles]
     if resumed:
-        return f"the resume frame of the graph break at {_short(resumed[0].user_frame)}"
+        return f"the resume frame of the graph break at {_break_short(resumed[0])}"
     return "the first compile of this frame (in this block)"
 
 
@@ -377,7 +403,7 @@ def _recompile_summary(item: Counted) -> str:
 
 def _break_summary(item: Counted) -> str:
     graph_break = _break(item)
-    return f"{_short(graph_break.user_frame)}: {graph_break.reason} ({', '.join(item.compiles)})"
+    return f"{_break_short(graph_break)}: {graph_break.reason} ({', '.join(item.compiles)})"
 
 
 def _spec_summary(item: Counted) -> str:

@@ -49,6 +49,9 @@ class Check:
     shown: Callable[[Values], dict[str, Any]] | None = None
     #: Where the frame holds the module (``L['args'][0]`` in a decorator's wrapper).
     receiver: str = RECEIVER
+    #: The id torch compared (``___check_type_id``, ``___check_obj_id``): the compiling
+    #: process's, so only a live session compares it (:mod:`recorded_ids`).
+    recorded_id: int | None = None
 
     @property
     def taken_as_recorded(self) -> bool:

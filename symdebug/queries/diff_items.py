@@ -165,7 +165,7 @@ def _graph_breaks(run: FrameRun) -> dict[ItemKey, DiffItem]:
 
 def _break_item(graph_break: GraphBreak) -> tuple[ItemKey, DiffItem]:
     reason = graph_break.reason.splitlines()[0] if graph_break.reason else "graph break"
-    line = graph_break.user_frame
+    line = graph_break.user_frame or graph_break.library_frame  # no line of the user's
     fix = graph_break.fixes[0].code if graph_break.fixes else ""
     key = ("graph_break", _ADDRESS.sub("0x", reason), *_line_key(line))
     return key, DiffItem("graph_break", "", reason, 1, "", "", line, fix)

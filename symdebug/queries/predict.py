@@ -29,6 +29,7 @@ from symdebug.queries.arguments import (
     RECEIVER,
     GivenByShape,
     bind,
+    defaulted_parameters,
     defaults_from_source,
     frame_signature,
     missing_item,
@@ -42,7 +43,17 @@ from symdebug.queries.check_program import ALL_HOLD, EntryPlan, entry_plan, unpa
 from symdebug.queries.definitions import definition_note, frame_key
 from symdebug.queries.entry_model import EntryModel, entry_model
 from symdebug.queries.frame_state import FrameState, frame_state
+from symdebug.queries.missing_arguments import (
+    MISSING,
+    about_missing,
+    missing_condition,
+    missing_note,
+    missing_parameters,
+    missing_texts,
+    read_parameters,
+)
 from symdebug.queries.object_paths import object_paths
+from symdebug.queries.recorded_ids import compare_ids
 from symdebug.queries.tensor_checks import GLOBAL_CHECK, ambient_assumption
 
 Outcome = Literal["served", "recompile", "eager"]
@@ -236,6 +247,8 @@ class Predictor:
         index = FactIndex(facts)
         self.models = [entry_model(index, by_id[cid]) for cid in ids]
         _unknown_if_states_differ(self.models, [by_id[cid] for cid in ids])
+        # Ids are this process's: compared where the session is live (it reads the program).
+        compare_ids(self.models, live=program is not None)
         #: Per list of value names a call gives, each entry's plan (see :mod:`check_program`).
         self.plans: dict[tuple[tuple[str, ...], Any], _Plans] = {}
         self.state: FrameState = frame_state(self.compiles, len(self.models), settings)
@@ -255,6 +268,9 @@ class Predictor:
         defaults = defaults_from_source(first.filename, first.lineno, first.name)
         # Only what an entry checks: another default changes nothing the entries decide.
         self.defaults = {k: v for k, v in defaults.items() if f"L[{k!r}]" in checked}
+        #: Parameters a call may leave out (None: the source is not known here).
+        self.defaulted = defaulted_parameters(first.filename, first.lineno, first.name)
+        self.read = read_parameters(self.known)
         #: Reads the module's state now (a live session), for the sources checked on it.
         self.program = program
         self.program_sources = [
@@ -280,6 +296,9 @@ class Predictor:
             bound_first=self.bound_first,
             paths=self.paths,
         )
+        missing = missing_parameters(self.signature, bound, self.defaulted, self.read, self.frame)
+        if missing:  # a call Python refuses: said, never answered with confidence
+            bound[MISSING] = missing
         if self.program is None or not self.program_sources:
             return bound
         return {**self._read_program(self.program, bound), **bound}  # the call's own win
@@ -311,7 +330,9 @@ class Predictor:
             prediction.eager = self.state.skipped
         else:
             self._walk(prediction, values, planned=planned)
-        self._settle(prediction)
+        prediction.unchecked = [*missing_texts(values, self.signature), *prediction.unchecked]
+        prediction.notes += missing_note(values, self.frame, required=self.defaulted is not None)
+        self._settle(prediction, values)
         read_from = values.get(READ_FROM)
         if read_from is not None and prediction.entry is not None:
             prediction.assumed.append(f"the call passes {read_from}, as it is now")
@@ -349,7 +370,7 @@ class Predictor:
             found = self.plans[key] = (_given_sources(values), plans)
         return found
 
-    def _settle(self, prediction: Prediction) -> None:
+    def _settle(self, prediction: Prediction, values: Mapping[str, Any]) -> None:
         """Conditions (what would change the answer), assumptions and ``certain``."""
         state = self.state
         prediction.conditions = [_negated(text) for text in prediction.unchecked]
@@ -360,7 +381,8 @@ class Predictor:
             prediction.assumed += state.miss_assumed
         prediction.certain = not prediction.conditions
         keywords = self.signature is not None and self.signature.varkw is not None
-        prediction.notes += _naming_hints(prediction.unchecked, keywords=keywords)
+        named = [text for text in prediction.unchecked if not about_missing(text, values)]
+        prediction.notes += _naming_hints(named, keywords=keywords)
         if any(_ALIASING.match(text) for text in prediction.unchecked):
             prediction.notes.append(_ALIASING_HINT)
         if any(text.startswith(GLOBAL_CHECK) for text in prediction.unchecked):
@@ -388,7 +410,8 @@ class Predictor:
             for index in reversed(range(len(self.models))):
                 passes, known = _passes(self.models[index], columns, count)
                 result[passes], certain[passes] = index, known
-        return result, certain & (not self.state.conditions) & (not self.foreign)
+        unsure = bool(self.state.conditions or self.foreign) or MISSING in columns
+        return result, certain & (not unsure)
 
     def serving(self, columns: Mapping[str, np.ndarray]) -> np.ndarray:
         """Many calls at once: index into ``self.models`` of the serving entry, or -1."""
@@ -415,6 +438,9 @@ def _unknown_if_states_differ(models: list[EntryModel], compiles: list[Compile])
 
 def _negated(text: str) -> str:
     """What makes a check fail, in words: ``a == 2`` -> ``a != 2``."""
+    missing = missing_condition(text)
+    if missing is not None:
+        return missing
     check, _, why = text.partition(" (")
     if why == _UNRECORDED_NOTE + ")":
         source, _, value = check.partition(" == ")

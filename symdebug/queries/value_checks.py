@@ -13,7 +13,7 @@ import ast
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -118,8 +118,14 @@ def readable(code: str) -> str:
 _CLASS = re.compile(r"^type\((?P<source>L\[.+?)\) is (?P<name>[\w.<>]+)$")
 
 
-def class_check(code: str, note: str = "") -> Check | None:
-    """``type(L['xs']) is list``: the class of an object the call passes, as ``TYPE_MATCH``."""
+def class_check(
+    code: str, note: str = "", type_ids: Mapping[str, int] | None = None
+) -> Check | None:
+    """``type(L['xs']) is list``: the class of an object the call passes, as ``TYPE_MATCH``.
+
+    Compared by name; ``type_ids`` (the compile's) keep the id torch compared, for a live
+    session to compare (:mod:`symdebug.queries.recorded_ids`).
+    """
     found = _CLASS.match(code)
     if found is None:
         return None
@@ -135,6 +141,8 @@ def class_check(code: str, note: str = "") -> Check | None:
         read_in=read_in,
         like_recorded=True,
         assumption=f"{found['source']} is a {name}, as recorded",
+        cause="identity",  # as torch's reason for a failed ``___check_type_id`` is classed
+        recorded_id=(type_ids or {}).get(found["source"]),
     )
 
 
@@ -194,7 +202,7 @@ def value_checks(compile_: Compile, unparsed: list[str]) -> list[Check]:
         if modelled is not None:
             checks.append(modelled)
             continue
-        typed = class_check(item.code, item.note)
+        typed = class_check(item.code, item.note, compile_.type_ids)
         if typed is not None and not _of_another_frame(item.code, compile_):
             checks.append(typed)
             continue

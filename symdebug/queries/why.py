@@ -8,12 +8,11 @@ hand, the chain from each recompile's failed check to its user line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symdebug.model.index import FactIndex
-from symdebug.model.names import input_names, sources_named, user_name
+from symdebug.model.names import input_names, sources_named
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.reasons import first_reason_line
@@ -28,9 +27,9 @@ from symdebug.model.types import (
     SourceExplanation,
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
-from symdebug.processors.fix_code import python_expression
 from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
+from symdebug.processors.guard_names import guard_said, guard_text
 from symdebug.queries.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 
 if TYPE_CHECKING:
@@ -97,7 +96,7 @@ class Explanation:
             lines.append(f"  cause: {self.cause}")
         texts = self.guard_texts or [""] * len(self.guards)
         lines += [
-            f"  guard: {_guard_said(g, text)}  [{g.status}, {g.phase}]"
+            f"  guard: {guard_said(g, text)}  [{g.status}, {g.phase}]"
             for g, text in zip(self.guards[:MAX_GUARDS_SHOWN], texts, strict=False)
         ]
         label = "first used at" if self.state == "dynamic" else "user line"
@@ -120,29 +119,6 @@ class Explanation:
             lines += fix_lines(fix)
         lines += [f"  elsewhere: {text}" for text in self.other_frames]
         return "\n".join(lines)
-
-
-def _guard_said(guard: Guard, python: str) -> str:
-    """The guard in the user's names, with torch's text beside it to match torch's logs."""
-    return f"{python}  (torch: {guard.expr})" if python and python != guard.expr else guard.expr
-
-
-def guard_text(guard: Guard, names: Mapping[str, str]) -> str:
-    """A guard as Python in the user's names, or ``""`` where some symbol has no such name.
-
-    ``names`` maps a wrapper frame's inputs to the user's (``{"L['args'][0]": "x"}``).
-    """
-    if not guard.symbols or len(guard.symbols) != len(guard.sources):
-        return ""
-    spelled = {
-        sym: user_name(src, names) for sym, src in zip(guard.symbols, guard.sources, strict=True)
-    }
-    python = python_expression(guard.expr, spelled) or ""
-    return "" if any(mark in python for mark in _INTERNAL) else python
-
-
-#: What only Dynamo's own names hold: such a guard keeps torch's text.
-_INTERNAL = ("___", "L[", "G[")
 
 
 def _where(frame: Frame | None) -> str:

@@ -15,6 +15,7 @@ from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
 from symdebug.processors.fix_text import fix_lines
+from symdebug.processors.guard_names import guard_said
 
 MAX_GUARDS_SHOWN = 8
 
@@ -31,13 +32,16 @@ def _compile_lines(index: FactIndex, compile_: Compile) -> list[str]:
     if recompile is not None:
         reason = first_reason_line(recompile.reasons)
         lines.append(f"    recompiled because ({recompile.cause}): {reason}")
+        frame = recompile.user_frame
+        if frame is not None:
+            lines.append(f"    at {frame.filename}:{frame.lineno}  {frame.line}".rstrip())
         if recompile.fixes:  # the best one; why() has the others and what each costs
             lines += fix_lines(recompile.fixes[0], "    ", explained=False)
     return lines
 
 
 def _sources(symbol: Symbol) -> str:
-    """Dynamo's sources, each with the user's name first where a wrapper renamed it."""
+    """Dynamo's sources, each after the user's name (``x.shape[0] (L['x'].size()[0])``)."""
     said = symbol.user_names or [""] * len(symbol.sources)
     return ", ".join(f"{u} ({s})" if u else s for s, u in zip(symbol.sources, said, strict=False))
 
@@ -81,7 +85,7 @@ def _guard_line(guard: Guard, caller: Frame | None = None) -> str:
     status = "" if guard.status == "installed" else f" [{guard.status}]"
     inferred = "?" if guard.fx_node_inferred else ""
     node = f"  (node {guard.fx_node}{inferred})" if guard.fx_node else ""
-    return f"      {guard.expr}{status}{at}{node}"
+    return f"      {guard_said(guard)}{status}{at}{node}"
 
 
 def _guard_lines(guards: list[Guard], caller: Frame | None = None) -> list[str]:

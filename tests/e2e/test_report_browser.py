@@ -23,6 +23,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 WAIT_MS = 120_000
 expect.set_options(timeout=WAIT_MS)
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+X = "L['x'].size()[0]"
 HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 
 
@@ -272,17 +273,20 @@ def test_guards_table_shows_each_symbol_with_its_source(browser, report: Path) -
     page.click("[data-tab=guards]")
     page.select_option("select[aria-label=cause]", "user_branch")
     row = page.locator("tr.row").first
-    expect(row.locator("td").nth(1)).to_have_text(re.compile(r"^s\d+ [<>]=? 4$"))
-    symbol = row.locator("td").nth(1).inner_text().split()[0]
-    expect(row.locator("[data-symbols]")).to_have_text(f"{symbol} = L['x'].size()[0]")
+    guard = re.compile(r"^x\.shape\[0\] ([<>]=?) 4 \(torch: (s\d+) \1 4\)$")
+    expect(row.locator("td").nth(1)).to_have_text(guard)  # the user's names, then torch's
+    found = guard.match(row.locator("td").nth(1).inner_text())
+    assert found, "the guard column says the guard in the user's names"
+    symbol = found[2]
+    expect(row.locator("[data-symbols]")).to_have_text(f"{symbol} = x.shape[0] ({X})")
     page.select_option("select[aria-label=cause]", "op_requirement")
     two = page.locator("tr.row", has_text="L['y'].size()[0]").first  # ((s77//2)) <= s17
-    expect(two.locator("[data-symbols]")).to_contain_text(f"{symbol} = L['x'].size()[0]")
+    expect(two.locator("[data-symbols]")).to_contain_text(f"{symbol} = x.shape[0] ({X})")
     expect(two.locator("[data-symbols]")).to_have_text(
-        re.compile(r"; s\d+ = L\['y'\]\.size\(\)\[0\]$")
+        re.compile(r"; s\d+ = y\.shape\[0\] \(L\['y'\]\.size\(\)\[0\]\)$")
     )
     two.click()
-    expect(page.locator(".detail .symbols")).to_contain_text(f"{symbol} = L['x'].size()[0]")
+    expect(page.locator(".detail .symbols")).to_contain_text(f"{symbol} = x.shape[0] ({X})")
     assert page.errors == []
 
 
@@ -290,8 +294,10 @@ def test_overview_shows_causes_and_fixes_of_recompiles(browser, report: Path) ->
     page = open_report(browser, report)
     recompile = page.locator(".recompile[data-recompile='0/1']")
     expect(recompile.locator(".cause")).to_have_text("user_branch")
-    expect(recompile).to_contain_text("inputs: L['x'].size()[0]")
-    expect(recompile.locator(".check")).to_contain_text(re.compile(r"failed check s\d+ > 4"))
+    expect(recompile).to_contain_text(f"inputs: x.shape[0] ({X})")
+    expect(recompile.locator(".check")).to_contain_text(
+        re.compile(r"failed check x\.shape\[0\] > 4 \(torch: s\d+ > 4\)")
+    )
     expect(recompile.locator(".check pre")).to_contain_text("# BRANCH")
     expect(recompile.locator(".fix pre").first).to_contain_text("torch.cond(x.shape[0] > 4")
     expect(recompile.locator(".fix .badge").first).to_have_text("not tried")

@@ -204,11 +204,15 @@ def test_a_training_flag_a_string_and_a_rank_are_what_changed() -> None:
         compiled(torch.ones(3), "b")
         compiled(torch.ones(3, 2), "b")
     changes = [r.fixes[0].explanation.split(":")[0] for r in checked(s)]
-    assert changes == [
+    assert changes[0::2] == [
         "mode has another value than the compile saw ('a')",
-        "self.training has another value than the compile saw (True)",
         "x has another number of dims than the compile saw (1)",
     ]
+    # train() / eval(): each mode compiles once, both stay cached (issue 31, point 6)
+    training = checked(s)[1].fixes[0]
+    assert training.code == "self.eval()"
+    assert "self.training was True when compiled" in training.explanation
+    assert "each mode compiles once" in training.explanation
 
 
 def test_a_key_that_came_later() -> None:

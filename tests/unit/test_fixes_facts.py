@@ -71,6 +71,29 @@ CASES: list[tuple[Cause, str, str, str]] = [
     ("op_requirement", "Ne((s77//2), 1)", SIZE, "return y[: y.shape[0] // 2].contiguous()"),
     ("inductor", "Eq(s77, 8)", SIZE, ""),
     ("backward", "", SIZE, ""),
+    # Recompiles no size explains: the fix reads torch's check (no guard holds it).
+    ("dtype", "tensor 'x' dtype mismatch. expected Float, actual Double", "L['x']", ""),
+    ("strides", "tensor 'x' stride mismatch at index 1. expected 16, actual 1", "L['x']", ""),
+    ("requires_grad", "tensor 'x' requires_grad mismatch. expected requires_grad=0", "L['x']", ""),
+    (
+        "device",
+        "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect), "
+        "actual DispatchKeySet(Meta, BackendSelect)",
+        "L['x']",
+        "",
+    ),
+    (
+        "dispatch_keys",
+        "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, ADInplaceOrView), "
+        "actual DispatchKeySet(CPU)",
+        "L['x']",
+        "",
+    ),
+    ("global_state", "GLOBAL_STATE changed: grad_mode", "", ""),
+    ("global_state", "GLOBAL_STATE changed: autocast(cpu)_enabled", "", ""),
+    ("global_state", "GLOBAL_STATE changed: num_threads", "", ""),
+    ("mark_dynamic_range", "2 <= x.size()[0] <= 8", "L['x'].size()[0]", ""),
+    ("static_by_default", "temperature == 0.7", "L['temperature']", ""),
     ("unknown", "", SIZE, ""),
 ]
 
@@ -109,6 +132,38 @@ def test_every_fix_is_python_in_the_users_names(case: tuple[str, ...], fix: Fix)
 
 def test_every_cause_is_covered() -> None:
     assert {case[0] for case in CASES} == set(CAUSES)
+
+
+#: The first fix of each case no size explains (the cases after ``backward``), in order.
+NOT_SIZES = [
+    "x = x.to(torch.float32)",
+    "x = x.contiguous()",
+    "x = x.detach()",
+    "x = x.to('cpu')",
+    "x = x.clone()",
+    "with torch.no_grad():\n    ...",
+    "with torch.autocast('cpu'):\n    ...",
+    "torch._dynamo.config.recompile_limit = 16",
+    "torch._dynamo.maybe_mark_dynamic(x, 0)",
+    f"{STATIC_BY_DEFAULT} = False",
+]
+
+
+def test_what_changed_is_fixed_at_the_call() -> None:
+    """A dtype, a layout, grad mode ...: each variant compiles once; the fix makes calls alike."""
+    first = CASES.index(("backward", "", SIZE, "")) + 1
+    cases = CASES[first : first + len(NOT_SIZES)]
+    for case, code in zip(cases, NOT_SIZES, strict=True):
+        fixes = fixes_for(evidence_of(case[0], case[2], _guard(*case)))
+        assert fixes[0].code == code, case
+        said = fixes[0].explanation
+        assert "compiles once" in said or "symbolic" in said or "compiles anew" in said
+
+
+def test_a_float_is_worded_for_floats() -> None:
+    case = ("static_by_default", "temperature == 0.7", "L['temperature']", "")
+    codes = [f.code for f in fixes_for(evidence_of(case[0], case[2], _guard(*case)))]
+    assert codes == [f"{STATIC_BY_DEFAULT} = False", "temperature = torch.tensor(temperature)"]
 
 
 def test_no_check_of_a_user_branch_or_of_a_pinned_size() -> None:

@@ -62,7 +62,12 @@ def test_the_reason_survives_the_restart_and_reads_as_a_break() -> None:
     )
     assert brk.explanation.startswith("  Explanation: Dynamo does not know")
     assert "debug context" not in brk.explanation and "gb0059" not in brk.explanation
-    assert [f.filename for f in brk.user_stack] == ["/src/run.py", "/src/enc.py"]
+    assert [f.filename for f in brk.user_stack] == [  # torch's traceback, as torch logged it
+        "/src/run.py",
+        "/venv/torch/nn/modules/module.py",
+        "/src/enc.py",
+    ]
+    assert brk.library_frame is None  # the innermost frame is the user's own
     assert brk.user_frame == Frame("/src/enc.py", 13, "forward", 'print("halfway")')
     assert brk.framework_frame is not None and brk.framework_frame.name == "CALL"
     assert not brk.skipped

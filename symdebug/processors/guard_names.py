@@ -1,0 +1,112 @@
+"""Guards and the inputs of recompiles in the user's names, stored once for every view.
+
+Torch says ``s77 > 4`` and ``L['x'].size()[0]``; the user wrote ``x.shape[0] > 4`` and
+``x.shape[0]``.  This pass stores the user's form beside torch's (``Guard.user_expr``,
+``Recompile.user_names``), so the summary, the report and the widget show both, as
+``why()`` does, and no view works a name out of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from symdebug.model.names import INTERNAL, shown_name, user_name
+from symdebug.model.types import Compile, Facts, Guard
+from symdebug.processors.fix_code import python_expression
+from symdebug.processors.user_names import name_symbols
+
+
+def guard_text(guard: Guard, names: Mapping[str, str]) -> str:
+    """A guard as Python in the user's names, or ``""`` where some symbol has no such name.
+
+    Parameters
+    ----------
+    guard
+        A guard, with its symbols and the source each stands for.
+    names
+        A wrapper frame's inputs by the user's names (``{"L['args'][0]": "x"}``), or empty.
+
+    Returns
+    -------
+    str
+        ``x.shape[0] * y.shape[0] != 18`` for ``Ne(s17*s77, 18)``; ``""`` for a guard
+        without symbols, or one on an unbacked ``u0`` or on Dynamo's own names.
+    """
+    if not guard.symbols or len(guard.symbols) != len(guard.sources):
+        return ""
+    spelled = {
+        sym: user_name(src, names) for sym, src in zip(guard.symbols, guard.sources, strict=True)
+    }
+    python = python_expression(guard.expr, spelled) or ""
+    return "" if any(mark in python for mark in INTERNAL) else python
+
+
+def guard_said(guard: Guard, python: str | None = None) -> str:
+    """The guard in the user's names with torch's text beside it, to match torch's logs.
+
+    Parameters
+    ----------
+    guard
+        A guard.
+    python
+        Its Python form; ``guard.user_expr`` when not given.
+
+    Returns
+    -------
+    str
+        ``x.shape[0] > 4  (torch: s77 > 4)``, or torch's text alone without a Python form.
+    """
+    said = guard.user_expr if python is None else python
+    return f"{said}  (torch: {guard.expr})" if said and said != guard.expr else guard.expr
+
+
+_NO_NAMES: Mapping[str, str] = {}
+
+
+def _names(compile_: Compile | None) -> Mapping[str, str]:
+    """A compile's wrapper inputs by the user's names (empty for a plain function)."""
+    if compile_ is None or compile_.callee is None or not compile_.callee.names:
+        return _NO_NAMES
+    return compile_.callee.names
+
+
+class _GuardTexts:
+    """:func:`guard_text` once per distinct guard text, symbols, sources and names.
+
+    A session repeats its guards across compiles (each recompile checks the same sizes).
+    """
+
+    def __init__(self) -> None:
+        self._said: dict[tuple[object, ...], str] = {}
+
+    def text(self, guard: Guard, names: Mapping[str, str]) -> str:
+        key = (guard.expr, tuple(guard.symbols), tuple(guard.sources), id(names))
+        found = self._said.get(key)
+        if found is None:
+            found = self._said[key] = guard_text(guard, names)
+        return found
+
+
+def name_guards(facts: Facts) -> None:
+    """Each guard as Python in the user's names, and each recompile's inputs by them."""
+    compiles = {c.compile_id: c for c in facts.compiles}
+    texts = _GuardTexts()
+    for guard in facts.guards:
+        guard.user_expr = texts.text(guard, _names(compiles.get(guard.compile_id)))
+    for recompile in facts.recompiles:
+        names = _names(compiles.get(recompile.compile_id))
+        said = [shown_name(source, names) for source in recompile.sources]
+        recompile.user_names = said if any(said) else []
+
+
+def name_read_facts(facts: Facts) -> None:
+    """The user's names of facts read from a document written before every view had them.
+
+    Such a document named a symbol's sources only where a wrapper renamed them, and no guard
+    or recompile input; naming again gives what a new document holds.
+    """
+    if not any(s.user_names for s in facts.symbols):
+        name_symbols(facts)
+    named = any(g.user_expr for g in facts.guards) or any(r.user_names for r in facts.recompiles)
+    if not named:
+        name_guards(facts)

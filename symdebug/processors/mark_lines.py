@@ -1,0 +1,95 @@
+"""A recompile a mark caused points at the line that marked (``Recompile.user_frame``).
+
+A live capture records each ``torch._dynamo.mark_*`` call (:mod:`symdebug.capture.mark_hook`):
+the mark on the same dim whose tensor had the size the failed entry compiled for (for a
+``mark_dynamic`` range, whose bounds are the range's) is the one.  A log records no marks:
+the caller's own source then shows the nearest such call before the compiled call.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+
+from symdebug.model.index import FactIndex
+from symdebug.model.types import Facts, Frame, MarkSite, Recompile
+from symdebug.processors.bounds import parse_range
+from symdebug.processors.fixes import reason_check
+
+#: The marking function behind each cause a mark decides.
+MARKING = {
+    "mark_static": "mark_static",
+    "mark_dynamic_range": "mark_dynamic",
+    "mark_dynamic_violated": "mark_dynamic",
+}
+
+
+def link_marks(facts: Facts) -> None:
+    """Point each recompile a mark caused at the line that made the mark, where known."""
+    index = FactIndex(facts)
+    for recompile in facts.recompiles:
+        function = MARKING.get(recompile.cause)
+        dim = recompile.sources[0].dim if recompile.sources else None
+        if function is None or dim is None:
+            continue
+        found = _recorded(facts.marks, recompile, index, function, dim)
+        found = found or _written(recompile, index, function, dim)
+        recompile.user_frame = found or recompile.user_frame
+
+
+def _recorded(
+    marks: list[MarkSite], recompile: Recompile, index: FactIndex, function: str, dim: int
+) -> Frame | None:
+    """The last recorded mark on this dim that fits what the failed entry saw, else any."""
+    alike = [m for m in marks if m.function == function and m.dim == dim]
+    fitting = [m for m in alike if _fits(m, recompile, index)]
+    return (fitting or alike)[-1].frame if alike else None
+
+
+def _fits(mark: MarkSite, recompile: Recompile, index: FactIndex) -> bool:
+    """A range mark with the failed range's bounds; a static mark of the size compiled for."""
+    if recompile.cause == "mark_dynamic_range" and recompile.reasons:
+        bounds = parse_range(reason_check(recompile.reasons[0]))
+        return bounds is not None and (mark.min, mark.max) == bounds[1:]
+    entry = index.compile.get(recompile.failed_entry or "")
+    source = recompile.sources[0]
+    seen = [d.value for d in (entry.inputs if entry else []) if d.source == source]
+    return bool(seen) and mark.dim < len(mark.shape) and mark.shape[mark.dim] == seen[0]
+
+
+def _written(recompile: Recompile, index: FactIndex, function: str, dim: int) -> Frame | None:
+    """From a log: the nearest ``function(..., dim)`` before the call, in the caller's code."""
+    compile_ = index.compile.get(recompile.compile_id)
+    caller = compile_.caller if compile_ is not None else None
+    if caller is None:
+        return None
+    calls = [line for line in _mark_calls(caller.filename, function, dim) if line <= caller.lineno]
+    if not calls:
+        return None
+    text = linecache.getline(caller.filename, calls[-1]).strip()
+    return Frame(caller.filename, calls[-1], caller.name, text)
+
+
+def _mark_calls(filename: str, function: str, dim: int) -> list[int]:
+    """The lines of a file that call ``function`` with ``dim`` as the second argument."""
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return []
+    return sorted(
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _calls(node, function) and _dim_of(node) == dim
+    )
+
+
+def _calls(node: ast.Call, function: str) -> bool:
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name == function
+
+
+def _dim_of(node: ast.Call) -> int | None:
+    args = [*node.args[1:2], *(k.value for k in node.keywords if k.arg == "index")]
+    value = args[0] if args else None
+    return value.value if isinstance(value, ast.Constant) and type(value.value) is int else None
