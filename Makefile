@@ -63,7 +63,8 @@ viewer: setup contract
 	rm -rf symdebug/labextension extension/lib
 	cd extension && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npm run --silent build:lab >/dev/null
 
-BUILT := symdebug/_static/ symdebug/labextension/ $(GENERATED)
+# The lock too: npm install must leave it as committed (a fresh clone's tree stays clean).
+BUILT := symdebug/_static/ symdebug/labextension/ extension/package-lock.json $(GENERATED)
 viewer-check: viewer
 	cd extension && npx tsc --noEmit && npx vitest run
 	git diff --exit-code -- $(BUILT) && test -z "$$(git status --porcelain -- $(BUILT))" || \

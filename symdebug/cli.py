@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import traceback
 from collections.abc import Sequence
@@ -16,12 +17,22 @@ from typing import Any
 
 from symdebug.api import Session
 from symdebug.loading import MultiRankSession, load_trace
+from symdebug.model.words import counted
+from symdebug.renderers.console import not_a_log
+
+#: Where ``symdebug report`` writes, and ``symdebug run``: a run never overwrites a log's report.
+REPORT_FILE = "symdebug-report.html"
+RUN_FILE = "symdebug-run.html"
 
 
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
     if not args.trace.strip():
         raise ValueError("no TORCH_TRACE path given (an empty string is not the current folder)")
     loaded = load_trace(args.trace, jobs=args.jobs, dask=args.dask)
+    if isinstance(loaded, Session) and not loaded.facts.compiles:
+        hint = not_a_log(loaded.facts)
+        if hint:  # a file of no records is a usage error, not an empty session
+            raise ValueError(f"{args.trace}: {hint}")
     ranks = sorted(loaded.ranks) if isinstance(loaded, MultiRankSession) else []
     if args.rank is not None and args.rank not in ranks:
         known = ", ".join(map(str, ranks)) or "none (a single log)"
@@ -56,9 +67,22 @@ def _why(args: argparse.Namespace) -> int:
         try:
             print(prefix + str(session.why(args.source, args.dim)))
         except KeyError as error:
-            print(f"{prefix}{error.args[0]}", file=sys.stderr)
+            print(f"{prefix}{_cli_hint(error, args.trace)}", file=sys.stderr)
             status = 1
     return status
+
+
+def _cli_hint(error: KeyError, trace: str) -> str:
+    """The error of ``why``, any question it suggests asked the command line's way."""
+    from symdebug.queries.why import NotAnInputError, WhichDimError
+
+    log = shlex.quote(trace)
+    if isinstance(error, WhichDimError):
+        name = shlex.quote(error.name)
+        return error.asking(lambda dim: f"symdebug why {log} {name} {dim}")
+    if isinstance(error, NotAnInputError):
+        return error.asking(f"the output of symdebug summary {log}")
+    return str(error.args[0])
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -84,6 +108,8 @@ def _run(args: argparse.Namespace) -> int:
 
     from symdebug.live import capture
 
+    _check_script(args.script)  # before the capture: an error here writes no report
+    _check_output(args.output)
     saved_argv = sys.argv
     sys.argv = [args.script, *args.args]
     status = 0
@@ -110,10 +136,26 @@ def _run(args: argparse.Namespace) -> int:
     return status
 
 
+def _check_script(script: str) -> None:
+    """Raise where ``python script`` could not start: no such file, a folder without main."""
+    path = Path(script)
+    if path.is_dir() and not (path / "__main__.py").is_file():
+        raise ValueError(f"no script {script!r}: a folder without __main__.py")
+    if not path.exists():
+        raise ValueError(f"no script {script!r} (no such file)")
+
+
+def _check_output(output: str) -> None:
+    """Raise where a report could not be written to ``output`` (a folder)."""
+    if Path(output).is_dir():
+        raise ValueError(f"cannot write the report to {output!r}: it is a folder")
+
+
 def _fix(args: argparse.Namespace) -> int:
     """Replay a script in fresh processes under each candidate fix; print the plan."""
     from symdebug.scripts import script_plan
 
+    _check_script(args.script)
     plan = script_plan([args.script, *args.args], max_replays=args.max_replays)
     print(plan)
     if plan.verified:
@@ -185,8 +227,8 @@ def _suite(args: argparse.Namespace) -> int:
     failed = [row for row in facts.workloads if row.error]
     for row in failed:
         print(f"{row.name}: {row.error}", file=sys.stderr)
-    print(f"wrote {Path(args.output) / 'index.html'} ({len(facts.workloads)} workloads, "
-          f"{len(failed)} failed)")  # fmt: skip
+    workloads = counted(len(facts.workloads), "workload")
+    print(f"wrote {Path(args.output) / 'index.html'} ({workloads}, {len(failed)} failed)")
     return 1 if failed else 0
 
 
@@ -216,12 +258,16 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_report_options(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
+def add_report_options(
+    parser: argparse.ArgumentParser, *, positional: bool = False, default: str = REPORT_FILE
+) -> None:
     """Where to write a report and whether to redact it (shared with ``%symdebug report``)."""
     if positional:
         parser.add_argument("output", help="the HTML file")
     else:
-        parser.add_argument("-o", "--output", default="symdebug-report.html", help="the HTML file")
+        parser.add_argument(
+            "-o", "--output", default=default, help=f"the HTML file (default: {default})"
+        )
     parser.add_argument("--redact", action="store_true", help="leave out source lines and paths")
 
 
@@ -311,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a Python script under capture, write a report")
     run.add_argument("script", help="the script to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
-    add_report_options(run)
+    add_report_options(run, default=RUN_FILE)
     run.add_argument("--fix", action="store_true", help="then find and verify a fix plan")
     add_fix_options(run)
     run.set_defaults(run=_run)

@@ -14,6 +14,7 @@ from typing import Any
 
 from symdebug.api import Session
 from symdebug.model.types import Facts
+from symdebug.model.words import counted
 from symdebug.pipeline import build
 from symdebug.queries.ranks import Divergence, divergence
 from symdebug.tracefile import discover_trace_files, rank_of, read_trace_file
@@ -41,8 +42,9 @@ class MultiRankSession:
         lines = [f"symdebug: {len(self.ranks)} ranks"]
         for rank, session in sorted(self.ranks.items()):
             facts = session.facts
+            compiles = counted(len(facts.compiles), "compile")
             lines.append(
-                f"  rank {rank}: {len(facts.compiles)} compiles, {len(facts.recompiles)} recompiles"
+                f"  rank {rank}: {compiles}, {counted(len(facts.recompiles), 'recompile')}"
             )
         return "\n".join([*lines, *(f"  note: {n}" for n in self.notes), str(self.divergence())])
 

@@ -26,6 +26,7 @@ from symdebug.model.types import (
     Specialization,
     Symbol,
 )
+from symdebug.model.words import counted
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -331,6 +332,7 @@ class Session:
     def __repr__(self) -> str:
         facts = self.facts
         return (
-            f"<symdebug.Session {facts.source}: {len(facts.compiles)} compiles, "
-            f"{len(facts.guards)} guards, {len(facts.recompiles)} recompiles>"
+            f"<symdebug.Session {facts.source}: {counted(len(facts.compiles), 'compile')}, "
+            f"{counted(len(facts.guards), 'guard')}, "
+            f"{counted(len(facts.recompiles), 'recompile')}>"
         )

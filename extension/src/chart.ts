@@ -1,6 +1,8 @@
 // The sizes chart: size on x, the cache entry that served on y (predicted: circles,
-// actual: crosses), recompiles marked in red. Plain SVG with axes, a legend and a hover
-// tooltip; every label is set as text.
+// actual: crosses), recompiles marked in red, a missed prediction ringed in red. A point the
+// sweep re-ran is drawn at the prediction made just before its call (what `prediction_held`
+// judged); the one made before the sweep, where a recompile since changed it, is a grey dot.
+// Plain SVG with axes, a legend and a hover tooltip; every label is set as text.
 
 import { compareText } from "./model";
 
@@ -15,6 +17,8 @@ export interface SweepData {
   actual: (string | null)[];
   recompiled: (boolean | null)[];
   prediction_held?: (boolean | null)[];
+  /** The entry predicted just before each re-run call (null: a recompile), as `prediction_held` judged it. */
+  predicted_at_call?: (string | null)[];
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -31,6 +35,7 @@ const RED = "#cf222e";
 const BLUE = "#0969da";
 const ORANGE = "#bc4c00";
 const AXIS = "#57606a";
+const GREY = "#8c959f";
 
 type Attrs = Record<string, string | number>;
 
@@ -49,7 +54,7 @@ function group(attrs: Attrs, ...children: SVGElement[]): SVGElement {
 
 /** The y lanes: each cache entry (numerically ordered), then the recompile lane. */
 export function lanes(sweep: SweepData): string[] {
-  const ids = [...sweep.predicted, ...sweep.actual].filter((e): e is string => !!e);
+  const ids = [...sweep.predicted, ...(sweep.predicted_at_call ?? []), ...sweep.actual].filter((e): e is string => !!e);
   return [...new Set(ids)].sort(compareText).concat("recompile");
 }
 
@@ -135,8 +140,10 @@ function legend(): SVGElement {
     [node("circle", { cx: 6, cy: -4, r: 4, fill: "none", stroke: BLUE }), "predicted entry"],
     [cross(6, -4), "entry that served (re-run)"],
     [node("line", { x1: 6, x2: 6, y1: -10, y2: 2, stroke: RED, "stroke-width": 2 }), "recompiled"],
+    [node("circle", { cx: 6, cy: -4, r: 2, fill: GREY }), "predicted before the sweep"],
+    [node("circle", { cx: 6, cy: -4, r: 6, fill: "none", stroke: RED }), "missed"],
   ];
-  const spots = [0, 130, 320];
+  const spots = [0, 115, 290, 370, 548];
   return group(
     { "data-legend": "", transform: `translate(${LEFT} 16)` },
     ...items.map(([mark, label], i) =>
@@ -145,14 +152,37 @@ function legend(): SVGElement {
   );
 }
 
+/**
+ * The prediction a point shows (null: a recompile): for a re-run call, the one made just before
+ * it, which `prediction_held` judged; else (not re-run, an older document) the sweep's own.
+ */
+export function shownPrediction(sweep: SweepData, i: number): string | null {
+  const atCall = sweep.predicted_at_call?.[i];
+  const ran = sweep.prediction_held?.[i] !== undefined && sweep.prediction_held?.[i] !== null;
+  return ran && atCall !== undefined ? atCall : sweep.predicted[i];
+}
+
+/** The prediction made before the sweep, where a recompile during it changed the point's; else undefined. */
+export function earlierPrediction(sweep: SweepData, i: number): string | null | undefined {
+  const before = sweep.predicted[i];
+  return before !== shownPrediction(sweep, i) ? before : undefined;
+}
+
+/** Whether the point's prediction missed (the header's count of misses counts these). */
+export function missed(sweep: SweepData, i: number): boolean {
+  return sweep.prediction_held?.[i] === false;
+}
+
 /** What one point says, for its hover tooltip. */
 export function pointText(sweep: SweepData, i: number): string {
-  const predicted = sweep.predicted[i] ?? "a recompile";
+  const predicted = shownPrediction(sweep, i) ?? "a recompile";
+  const earlier = earlierPrediction(sweep, i);
+  const before = earlier === undefined ? "" : ` (before the sweep: ${earlier ?? "a recompile"})`;
   const actual = sweep.actual[i];
   const ran = actual === undefined ? "not re-run" : `served by ${actual ?? "eager (no entry)"}`;
   const recompiled = sweep.recompiled[i] ? "; recompiled" : "";
-  const held = sweep.prediction_held?.[i] === false ? "; prediction missed" : "";
-  return `${sweep.axis ?? "point"} = ${String(sweep.x[i])}: predicted ${predicted}; ${ran}${recompiled}${held}`;
+  const held = missed(sweep, i) ? "; prediction missed" : "";
+  return `${sweep.axis ?? "point"} = ${String(sweep.x[i])}: predicted ${predicted}${before}; ${ran}${recompiled}${held}`;
 }
 
 function tooltip(): SVGElement {
@@ -176,7 +206,13 @@ function point(sweep: SweepData, i: number, x: number, sy: (e: string | null | u
   const g = group({ class: "point", "data-point": i });
   if (sweep.recompiled[i])
     g.appendChild(node("line", { x1: x, x2: x, y1: TOP, y2: TOP + PLOT_H, stroke: RED, "stroke-opacity": 0.4 }));
-  g.appendChild(node("circle", { cx: x, cy: sy(sweep.predicted[i]), r: 4, fill: "none", stroke: BLUE }));
+  const earlier = earlierPrediction(sweep, i);
+  if (earlier !== undefined)
+    g.appendChild(node("circle", { cx: x, cy: sy(earlier), r: 2, fill: GREY, "data-earlier": "" }));
+  const cy = sy(shownPrediction(sweep, i));
+  g.appendChild(node("circle", { cx: x, cy, r: 4, fill: "none", stroke: BLUE, "data-predicted": "" }));
+  if (missed(sweep, i))
+    g.appendChild(node("circle", { cx: x, cy, r: 7, fill: "none", stroke: RED, "data-missed": "" }));
   const actual = sweep.actual[i];
   if (actual !== undefined && actual !== null) g.appendChild(cross(x, sy(actual)));
   const hit = node("rect", { x: x - 6, y: TOP, width: 12, height: PLOT_H, fill: "transparent" });
@@ -194,7 +230,9 @@ export function sweepChart(sweep: SweepData): SVGElement {
   const tip = tooltip();
   sweep.x.forEach((_, i) => {
     const p = point(sweep, i, scale.at(i), sy);
-    p.addEventListener("mouseenter", () => showTip(tip, pointText(sweep, i), scale.at(i), sy(sweep.predicted[i])));
+    p.addEventListener("mouseenter", () =>
+      showTip(tip, pointText(sweep, i), scale.at(i), sy(shownPrediction(sweep, i))),
+    );
     p.addEventListener("mouseleave", () => tip.setAttribute("visibility", "hidden"));
     svg.appendChild(p);
   });

@@ -4,6 +4,7 @@
 import type { DiffItem, FrameDiff, RunDiff, Side } from "./diff_document";
 import type { Row, TableSort } from "./sorting";
 import { sortedRows } from "./sorting";
+import { counted } from "./words";
 
 /** The columns of a run's frame table, each sortable. */
 export const FRAME_COLUMNS = [
@@ -90,10 +91,6 @@ export function sideTotals(side: Side): string {
     counted(side.recompiles, "recompile"),
     counted(side.graph_breaks, "graph break"),
   ].join(", ");
-}
-
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** A side's problem counts, `bad_event 2, bad_pass 1`; empty when it has none. */

@@ -14,6 +14,7 @@ import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane,
 import { STYLES } from "./styles";
 import { renderSuite, SUITE_STYLES } from "./suite";
 import type { SuiteDocument } from "./suite_document";
+import { sessionTotals } from "./words";
 
 const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes", "hunt"] as const;
 
@@ -112,11 +113,7 @@ function header(data: Session): HTMLElement {
     {},
     h("h1", {}, "symdebug"),
     h("span", { class: "muted" }, data.source),
-    h(
-      "span",
-      {},
-      `${data.compiles.length} compiles, ${data.recompiles.length} recompiles, ${data.guards.length} guards`,
-    ),
+    h("span", {}, sessionTotals(data)),
     problems ? h("span", { class: "problems" }, `problems: ${problems}`) : null,
   );
 }

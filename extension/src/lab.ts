@@ -18,6 +18,7 @@ import type { DiffDocument } from "./diff_document";
 import { DIFF_MIME_TYPE } from "./diff_document";
 import type { Frame } from "./document";
 import { MIME_TYPE } from "./document";
+import { listenForFrames } from "./frame_event";
 import { render } from "./index";
 import { cellNumber, reportFromBundle, reportPath, serverRelative } from "./labpaths";
 import type { Wire } from "./model";
@@ -201,6 +202,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
   ) => {
     const open = frameOpener(app, tracker, docs);
+    // The explorer's widget (a module of its own) asks for its frames by a DOM event.
+    listenForFrames(document, (frame, from) => void open(frame, from));
     const live = liveViewIn(tracker);
     // Rank -20 puts the viewer before ipywidgets' view (-10: an explorer's output holds both;
     // the viewer hands over to the widget while it lives) and text/html (the report in an

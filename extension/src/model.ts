@@ -292,3 +292,39 @@ export function guardSymbols(session: Session, g: Guard): string[] {
 export function recompilesOf(session: Session, compileIds: Set<string>): Recompile[] {
   return session.recompiles.filter((r) => compileIds.has(r.compile_id));
 }
+
+/** Every compile the document names, in order: the guards filter offers each, one without a guard too. */
+export function compileIds(session: Session): string[] {
+  return distinct<{ compile_id: string }>([...session.compiles, ...session.guards], (c) => c.compile_id);
+}
+
+/** The document's symbols of one compile (library constants apart): what it kept dynamic and what it specialized. */
+export function compileSymbols(session: Session, compileId: string): SymbolFact[] {
+  return session.symbols.filter((s) => s.compile_id === compileId && !s.expected);
+}
+
+/** A symbol of a compile as the summary says it: `x.shape[0] (L['x'].size()[0]) = 1  static-by-default (cause)`. */
+export function symbolSaid(s: SymbolFact): string {
+  const symbolic = s.state === "dynamic" || s.state === "unbacked";
+  const value = symbolic ? s.name : String(s.hint ?? s.name);
+  return `${sourcesText(s)} = ${value}  ${s.state}${s.cause ? ` (${s.cause})` : ""}`;
+}
+
+/**
+ * The input the why tab opens on: the one whose explanations list the most recompiles (the
+ * document's `recompiles`), the first in `sources` order among equals; none without one.
+ */
+export function mostRecompiled(session: Session): string | undefined {
+  const recompiles = new Map<string, Set<string>>();
+  for (const e of session.explanations) {
+    const known = recompiles.get(e.source) ?? new Set<string>();
+    for (const id of e.recompiles) known.add(id);
+    recompiles.set(e.source, known);
+  }
+  let chosen: string | undefined;
+  for (const source of sources(session)) {
+    if (chosen === undefined || (recompiles.get(source)?.size ?? 0) > (recompiles.get(chosen)?.size ?? 0))
+      chosen = source;
+  }
+  return chosen;
+}

@@ -2,10 +2,13 @@
 
 import type { SweepData } from "./chart";
 import { sweepChart } from "./chart";
+import { compilerGuardNote, nodeText } from "./compiler_guards";
 import type { Fix, Frame, GraphBreak, Guard, Kernel, Recompile, Session, SymbolFact, WhyStep } from "./document";
 import { append, h, select } from "./dom";
 import type { GuardFilter, SortKey } from "./model";
 import {
+  compileIds,
+  compileSymbols,
   diffLines,
   distinct,
   explanationOf,
@@ -17,15 +20,18 @@ import {
   guardOf,
   guardSymbols,
   guardText,
+  mostRecompiled,
   namedSource,
   recompilesOf,
   sortGuards,
   sources,
   sourcesText,
   specializationOf,
+  symbolSaid,
   verification,
   visibleWindow,
 } from "./model";
+import { counted } from "./words";
 
 export interface State {
   pane: string;
@@ -88,7 +94,7 @@ export function overview(session: Session, go: Go, host: Host = {}): HTMLElement
           {
             class: `compile ${c.status}`,
             "data-compile": c.compile_id,
-            onclick: () => go({ pane: "guards", filter: { compile: c.compile_id } }),
+            onclick: () => go({ pane: "guards", filter: { compile: c.compile_id }, guard: undefined }),
           },
           label,
         ),
@@ -281,10 +287,7 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
       "status",
       distinct(session.guards, (g) => g.status),
     ),
-    pick(
-      "compile",
-      distinct(session.guards, (g) => g.compile_id),
-    ),
+    pick("compile", compileIds(session)),
     pick(
       "phase",
       distinct(session.guards, (g) => g.phase),
@@ -293,10 +296,26 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
     h(
       "span",
       { class: "muted", "data-count": String(rows.length) },
-      `${rows.length} of ${session.guards.length} guards`,
+      `${rows.length} of ${counted(session.guards.length, "guard")}`,
     ),
   );
-  return h("div", {}, filters, virtualTable(session, rows, state, go, host));
+  const summary = filter.compile ? compileSummary(session, filter.compile) : null;
+  return h("div", {}, filters, summary, virtualTable(session, rows, state, go, host));
+}
+
+/** What the filtered compile made of each input (its symbols), above its guards; said when it has none. */
+function compileSummary(session: Session, compileId: string): HTMLElement {
+  const symbols = compileSymbols(session, compileId);
+  const guarded = session.guards.some((g) => g.compile_id === compileId);
+  return h(
+    "div",
+    { class: "compile-summary", "data-compile-summary": compileId },
+    h("h4", {}, `what ${compileId} specialized and kept dynamic`),
+    symbols.length
+      ? h("ul", {}, ...symbols.map((s) => h("li", {}, h("code", {}, symbolSaid(s)))))
+      : h("p", { class: "muted" }, `the document lists no symbol of ${compileId}`),
+    guarded ? null : h("p", { class: "muted", "data-no-guards": "" }, `${compileId} has no shape guard`),
+  );
 }
 
 function virtualTable(session: Session, rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
@@ -363,6 +382,7 @@ function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host):
 export function guardDetail(session: Session, id: string, go: Go, host: Host = {}): HTMLElement {
   const g = session.guards.find((x) => x.id === id);
   if (!g) return h("div", { class: "muted" }, `no guard ${id}`);
+  const note = compilerGuardNote(g);
   const stack = (frames: Frame[]) =>
     h(
       "ol",
@@ -382,21 +402,24 @@ export function guardDetail(session: Session, id: string, go: Go, host: Host = {
       ` ${g.status}, ${g.phase}, compile ${g.compile_id}`,
       h("a", { onclick: () => go({ pane: "guards", guard: g.id }) }, ""),
     ),
-    h(
-      "p",
-      {},
-      g.fx_node
-        ? `FX node: ${g.fx_node}${g.fx_node_inferred ? " (inferred)" : ""}`
-        : `no FX node (control flow${g.instruction ? `, ${g.instruction}` : ""})`,
-      g.kernel ? `; kernel ${g.kernel}` : "",
-    ),
+    nodeLine(g),
+    note ? h("p", { class: "compiler-note", "data-compiler-note": g.cause }, note) : null,
     symbolList(session, g),
-    h("h4", {}, "user stack"),
-    stack(g.user_stack),
-    h("details", {}, h("summary", {}, `framework stack (${g.framework_stack.length})`), stack(g.framework_stack)),
+    ...(g.user_stack.length ? [h("h4", {}, "user stack"), stack(g.user_stack)] : []),
+    g.framework_stack.length
+      ? h("details", {}, h("summary", {}, `framework stack (${g.framework_stack.length})`), stack(g.framework_stack))
+      : null,
     fixesView(g.fixes),
     h("p", { class: "muted" }, `link: ${formatHash({ pane: "guard", id: g.id })}`),
   );
+}
+
+/** The guard's FX node (or the control flow it came from) and its kernel; nothing when it has neither. */
+function nodeLine(g: Guard): HTMLElement | null {
+  const node = nodeText(g);
+  const kernel = g.kernel ? `kernel ${g.kernel}` : "";
+  if (!node && !kernel) return null;
+  return h("p", {}, [node, kernel].filter(Boolean).join("; "));
 }
 
 /** A guard in the user's names, then torch's text (muted), as Python's `why` shows it. */
@@ -462,7 +485,7 @@ export function fixesView(fixes: Fix[], shown = fixes.length): HTMLElement | nul
 /** The document's explanation of one input: its steps, guards linked, lines opened by the host. */
 export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
   const all = sources(session);
-  const chosen = state.source ?? all[0] ?? "";
+  const chosen = state.source ?? mostRecompiled(session) ?? "";
   const explained = explanationsOf(session, chosen);
   const explanation = explained.at(-1);
   // Another frame that saw an input of the same name (another function, or an older
@@ -569,7 +592,7 @@ export function sizesPane(session: Session): HTMLElement {
     const what =
       sweep.axis === "runs" ? `${sweep.x.length} re-runs` : `${sweep.x.length} sizes of ${sweep.axis ?? "?"}`;
     const recompiles = sweep.recompiled.filter(Boolean).length;
-    root.appendChild(h("p", {}, `${what}; ${recompiles} recompiles; prediction missed ${missed}`));
+    root.appendChild(h("p", {}, `${what}; ${counted(recompiles, "recompile")}; prediction missed ${missed}`));
     root.appendChild(h("div", { class: "chart" }, sweepChart(sweep) as unknown as HTMLElement));
   }
   return root;

@@ -9,19 +9,20 @@ export const STYLES = `
 .sd nav button.on { background: #0969da; color: white; border-color: #0969da; }
 .sd .main { display: flex; gap: 12px; align-items: flex-start; }
 .sd .pane { flex: 1; min-width: 0; }
-.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }
+.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }
 .sd .detail pre { white-space: pre-wrap; }
 .sd table { border-collapse: collapse; width: 100%; }
 .sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }
-.sd table.guards { table-layout: fixed; }
-.sd table.guards th[data-col=compile_id] { width: 7%; } .sd table.guards th[data-col=expr] { width: 31%; }
-.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 11%; }
-.sd table.guards th[data-col=status] { width: 9%; } .sd table.guards th[data-col=phase] { width: 6%; }
-.sd table.guards th[data-col=line] { width: 12%; }
+.sd table.guards { table-layout: fixed; min-width: 760px; }
+.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }
+.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }
+.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }
+.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
 .sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }
 .sd tr.row { cursor: pointer; height: 24px; }
 .sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }
-.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }
+.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }
+.sd .compile-summary ul { margin: 4px 0 8px; }
 .sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }
 .sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }

@@ -1,7 +1,9 @@
 // The notebook explorer (anywidget): the same viewer, plus Predict, Run, Verify fixes and Hunt
 // controls that ask the kernel (session.predict / session.rerun / session.fix_plan) and
 // show the answers.
+import type { Frame } from "./document";
 import { h } from "./dom";
+import { opensFrames, requestFrame } from "./frame_event";
 import { render as renderViewer } from "./index";
 import type { Wire } from "./model";
 import { frameChoices, unpack } from "./model";
@@ -27,6 +29,15 @@ interface Result {
   id: number;
   action: string;
   text: string;
+}
+
+/**
+ * Frame links as buttons where the page opens frames (JupyterLab with symdebug's extension,
+ * as in a saved output); plain text elsewhere.
+ */
+export function frameOpener(el: HTMLElement): ((frame: Frame) => void) | undefined {
+  if (!opensFrames(el.ownerDocument)) return undefined;
+  return (frame) => requestFrame(el, frame);
 }
 
 export default {
@@ -97,7 +108,7 @@ export default {
           return o;
         }),
       );
-      renderViewer(viewer, data, { deepLinks: false });
+      renderViewer(viewer, data, { deepLinks: false, openFrame: frameOpener(el) });
     };
     const showResults = () => {
       const items = (model.get("results") ?? []) as Result[];

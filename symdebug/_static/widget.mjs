@@ -20,8 +20,17 @@ function r(e, t, n, r, i = (e) => e) {
 	}
 	return a.value = t, a.addEventListener("change", () => r(a.value)), a;
 }
+function i(e) {
+	return e.documentElement.hasAttribute("data-symdebug-opens-frames");
+}
+function a(e, t) {
+	e.dispatchEvent(new CustomEvent("symdebug-open-frame", {
+		detail: t,
+		bubbles: !0
+	}));
+}
 // src/model.ts
-var i = [
+var o = [
 	"guards",
 	"symbols",
 	"specializations",
@@ -29,11 +38,11 @@ var i = [
 	"explanations",
 	"graph_breaks"
 ];
-function a(e) {
+function s(e) {
 	if (!("packed" in e)) return e;
 	let t = { ...e.session };
-	for (let n of e.tables) t[n] = l(t[n]);
-	for (let n of i) t[n] = (t[n] ?? []).map((t) => ({
+	for (let n of e.tables) t[n] = d(t[n]);
+	for (let n of o) t[n] = (t[n] ?? []).map((t) => ({
 		...t,
 		...typeof t.fix == "number" ? { fix: e.fixes[t.fix] } : {},
 		fixes: t.fixes.map((t) => e.fix_objects[t])
@@ -53,27 +62,27 @@ function a(e) {
 		guards: r
 	};
 }
-function o(e) {
+function c(e) {
 	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
 }
-function s(e) {
+function l(e) {
 	let t = e.replace(/\n$/, "").split("\n"), n = !t.some((e) => e.startsWith("@@"));
 	return t.map((e) => (e.startsWith("@@") && (n = !0), {
-		kind: c(e, n),
+		kind: u(e, n),
 		text: e
 	}));
 }
-function c(e, t) {
+function u(e, t) {
 	return e.startsWith("@@") ? "hunk" : t ? e.startsWith("+") ? "add" : e.startsWith("-") ? "del" : "context" : "file";
 }
-function l(e) {
+function d(e) {
 	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
 }
-function u(e, t) {
+function f(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || d(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || p(e).includes(n)));
 }
-function d(e) {
+function p(e) {
 	let t = e.user_stack[e.user_stack.length - 1], n = t ? `${t.filename}:${t.lineno} ${t.line}` : "";
 	return [
 		e.expr,
@@ -83,18 +92,18 @@ function d(e) {
 		n
 	].join(" ").toLowerCase();
 }
-function f(e, t, n = !1) {
+function m(e, t, n = !1) {
 	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * m(e[t], n[t]));
+	return [...e].sort((e, n) => r * g(e[t], n[t]));
 }
-var p = new Intl.Collator(void 0, { numeric: !0 });
-function m(e, t) {
-	return p.compare(e, t);
+var h = new Intl.Collator(void 0, { numeric: !0 });
+function g(e, t) {
+	return h.compare(e, t);
 }
-function h(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => m(e, t));
+function _(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => g(e, t));
 }
-function g(e) {
+function v(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -108,16 +117,16 @@ function g(e) {
 	}
 	return [...t.values()];
 }
-function _(e) {
-	return h(e.explanations, (e) => e.source);
-}
-function v(e, t) {
-	return e.explanations.filter((e) => e.source === t);
-}
-function y(e, t) {
-	return v(e, t).at(-1);
+function y(e) {
+	return _(e.explanations, (e) => e.source);
 }
 function b(e, t) {
+	return e.explanations.filter((e) => e.source === t);
+}
+function x(e, t) {
+	return b(e, t).at(-1);
+}
+function S(e, t) {
 	let n = e.compiles.find((e) => e.compile_id === t);
 	if (!n) return `compile ${t}`;
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
@@ -134,78 +143,110 @@ function ee(e) {
 		label: t
 	}] : [...r].sort((e, t) => t - e).map((t) => ({
 		value: String(t),
-		label: b(e, n.get(t) ?? "")
+		label: S(e, n.get(t) ?? "")
 	})));
 }
-function x(e) {
+function te(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function S(e) {
+function C(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function te(e, t, n, r, i = 10) {
+function ne(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function ne(e, t) {
+function re(e, t) {
 	return t && t !== e ? `${t} (${e})` : e;
 }
-function re(e) {
-	return e.sources.map((t, n) => ne(t, e.user_names?.[n])).join(", ");
+function w(e) {
+	return e.sources.map((t, n) => re(t, e.user_names?.[n])).join(", ");
 }
 function ie(e) {
 	return e.user_expr && e.user_expr !== e.expr ? `${e.user_expr}  (torch: ${e.expr})` : e.expr;
 }
-var C = /* @__PURE__ */ new WeakMap();
-function w(e, t, n) {
-	let r = C.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), C.set(e, r)), r.get(n);
+var ae = /* @__PURE__ */ new WeakMap();
+function T(e, t, n) {
+	let r = ae.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), ae.set(e, r)), r.get(n);
 }
-function ae(e, t) {
-	return t === null ? void 0 : w(e.guards, (e) => e.id, t);
+function E(e, t) {
+	return t === null ? void 0 : T(e.guards, (e) => e.id, t);
 }
 function oe(e, t, n) {
-	return w(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
+	return T(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
 function se(e, t) {
-	return t === null ? void 0 : w(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+	return t === null ? void 0 : T(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
 }
-function T(e, t) {
+function D(e, t) {
 	return t.symbols.map((n) => {
 		let r = oe(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${re(r)}` : n;
+		return r?.sources.length ? `${n} = ${w(r)}` : n;
 	});
 }
 function ce(e, t) {
 	return e.recompiles.filter((e) => t.has(e.compile_id));
 }
-// src/sorting.ts
-function le(e, t) {
-	return typeof e == "number" && typeof t == "number" ? e - t : m(String(e), String(t));
+function le(e) {
+	return _([...e.compiles, ...e.guards], (e) => e.compile_id);
 }
-function E(e, t, n) {
+function ue(e, t) {
+	return e.symbols.filter((e) => e.compile_id === t && !e.expected);
+}
+function de(e) {
+	let t = e.state === "dynamic" || e.state === "unbacked" ? e.name : String(e.hint ?? e.name);
+	return `${w(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
+}
+function fe(e) {
+	let t = /* @__PURE__ */ new Map();
+	for (let n of e.explanations) {
+		let e = t.get(n.source) ?? /* @__PURE__ */ new Set();
+		for (let t of n.recompiles) e.add(t);
+		t.set(n.source, e);
+	}
+	let n;
+	for (let r of y(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
+	return n;
+}
+// src/sorting.ts
+function pe(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : g(String(e), String(t));
+}
+function O(e, t, n) {
 	let r = e.map((e, t) => ({
 		item: e,
 		index: t
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * le(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * pe(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function D(e, t) {
+function k(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function O(e, t) {
+function A(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
+// src/words.ts
+function j(e, t) {
+	return `${e} ${t}${e === 1 ? "" : "s"}`;
+}
+function me(e) {
+	return [
+		j(e.compiles.length, "compile"),
+		j(e.recompiles.length, "recompile"),
+		j(e.guards.length, "guard")
+	].join(", ");
+}
 // src/diffmodel.ts
-var ue = [
+var he = [
 	"title",
 	"filename",
 	"status",
@@ -214,24 +255,24 @@ var ue = [
 	"change",
 	"regressed"
 ];
-function de(e) {
+function M(e) {
 	return e.regressions.length > 0;
 }
-function fe(e) {
+function ge(e) {
 	let t = e.compiles_after - e.compiles_before;
 	return t > 0 ? `+${t}` : String(t);
 }
-function pe(e, t) {
+function _e(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!de(e);
+		case "regressed": return +!!M(e);
 		default: return e[t];
 	}
 }
-function me(e, t) {
-	return E(e, t, pe);
+function ve(e, t) {
+	return O(e, t, _e);
 }
-var he = [
+var ye = [
 	[
 		"recompiles_added",
 		"recompile",
@@ -275,8 +316,8 @@ var he = [
 		"graph breaks removed"
 	]
 ];
-function ge(e) {
-	return he.map(([t, n, r, i]) => ({
+function be(e) {
+	return ye.map(([t, n, r, i]) => ({
 		list: t,
 		kind: n,
 		change: r,
@@ -284,45 +325,46 @@ function ge(e) {
 		items: e[t] ?? []
 	})).filter((e) => e.items.length > 0);
 }
-function _e(e) {
+function xe(e) {
 	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
 }
-function ve(e) {
+function Se(e) {
 	return [
-		k(e.compiles, "compile"),
-		k(e.recompiles, "recompile"),
-		k(e.graph_breaks, "graph break")
+		j(e.compiles, "compile"),
+		j(e.recompiles, "recompile"),
+		j(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function k(e, t) {
-	return `${e} ${t}${e === 1 ? "" : "s"}`;
-}
-function ye(e) {
+function Ce(e) {
 	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 }
-function be(e) {
+function we(e) {
 	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
 }
-function xe(e) {
+function Te(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/chart.ts
-var Se = "http://www.w3.org/2000/svg", A = 720, j = 300, M = 96, N = 36, P = 608, Ce = 212, F = "#cf222e", I = "#0969da", we = "#bc4c00", L = "#57606a";
-function R(e, t, n) {
-	let r = document.createElementNS(Se, e);
+var Ee = "http://www.w3.org/2000/svg", N = 720, P = 300, F = 96, I = 36, L = 608, De = 212, R = "#cf222e", z = "#0969da", Oe = "#bc4c00", B = "#57606a", V = "#8c959f";
+function H(e, t, n) {
+	let r = document.createElementNS(Ee, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function z(e, ...t) {
-	let n = R("g", e);
+function U(e, ...t) {
+	let n = H("g", e);
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function Te(e) {
-	let t = [...e.predicted, ...e.actual].filter((e) => !!e);
-	return [...new Set(t)].sort(m).concat("recompile");
+function ke(e) {
+	let t = [
+		...e.predicted,
+		...e.predicted_at_call ?? [],
+		...e.actual
+	].filter((e) => !!e);
+	return [...new Set(t)].sort(g).concat("recompile");
 }
-function Ee(e, t, n = 6) {
+function Ae(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -333,190 +375,245 @@ function Ee(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function De(e) {
+function je(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : P / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : L / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: Ee(n, r).map((e) => [i(e), String(e)])
+			ticks: Ae(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => M + (e + .5) / Math.max(t, 1) * P, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => F + (e + .5) / Math.max(t, 1) * L, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function Oe(e) {
+function Me(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function ke(e, t) {
-	let n = e.ticks.map(([e, t]) => z({ class: "tick" }, R("line", {
+function Ne(e, t) {
+	let n = e.ticks.map(([e, t]) => U({ class: "tick" }, H("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: L
-	}), R("text", {
+		stroke: B
+	}), H("text", {
 		x: e,
 		y: 264,
 		"font-size": 11,
 		"text-anchor": "middle"
 	}, t)));
-	return z({ "data-axis": "x" }, R("line", {
-		x1: M,
+	return U({ "data-axis": "x" }, H("line", {
+		x1: F,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: L
-	}), ...n, R("text", {
+		stroke: B
+	}), ...n, H("text", {
 		x: 400,
 		y: 292,
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, t));
 }
-function Ae(e, t) {
-	let n = e.map((e) => z({ class: "tick" }, R("line", {
+function Pe(e, t) {
+	let n = e.map((e) => U({ class: "tick" }, H("line", {
 		x1: 92,
 		x2: 704,
 		y1: t(e),
 		y2: t(e),
 		stroke: "#eaeef2"
-	}), R("text", {
+	}), H("text", {
 		x: 88,
 		y: t(e) + 4,
 		"font-size": 11,
 		"text-anchor": "end"
 	}, e)));
-	return z({ "data-axis": "y" }, R("line", {
-		x1: M,
-		x2: M,
-		y1: N,
+	return U({ "data-axis": "y" }, H("line", {
+		x1: F,
+		x2: F,
+		y1: I,
 		y2: 248,
-		stroke: L
-	}), ...n, R("text", {
+		stroke: B
+	}), ...n, H("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function B(e, t, n = 4) {
-	return R("path", {
+function W(e, t, n = 4) {
+	return H("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: we,
+		stroke: Oe,
 		"stroke-width": 1.5
 	});
 }
-function je() {
+function Fe() {
 	let e = [
-		[R("circle", {
+		[H("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: I
+			stroke: z
 		}), "predicted entry"],
-		[B(6, -4), "entry that served (re-run)"],
-		[R("line", {
+		[W(6, -4), "entry that served (re-run)"],
+		[H("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
 			y2: 2,
-			stroke: F,
+			stroke: R,
 			"stroke-width": 2
-		}), "recompiled"]
+		}), "recompiled"],
+		[H("circle", {
+			cx: 6,
+			cy: -4,
+			r: 2,
+			fill: V
+		}), "predicted before the sweep"],
+		[H("circle", {
+			cx: 6,
+			cy: -4,
+			r: 6,
+			fill: "none",
+			stroke: R
+		}), "missed"]
 	], t = [
 		0,
-		130,
-		320
+		115,
+		290,
+		370,
+		548
 	];
-	return z({
+	return U({
 		"data-legend": "",
-		transform: `translate(${M} 16)`
-	}, ...e.map(([e, n], r) => z({ transform: `translate(${t[r]} 0)` }, e, R("text", {
+		transform: `translate(${F} 16)`
+	}, ...e.map(([e, n], r) => U({ transform: `translate(${t[r]} 0)` }, e, H("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function V(e, t) {
-	let n = e.predicted[t] ?? "a recompile", r = e.actual[t], i = r === void 0 ? "not re-run" : `served by ${r ?? "eager (no entry)"}`, a = e.recompiled[t] ? "; recompiled" : "", o = e.prediction_held?.[t] === !1 ? "; prediction missed" : "";
-	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}; ${i}${a}${o}`;
+function G(e, t) {
+	let n = e.predicted_at_call?.[t];
+	return e.prediction_held?.[t] !== void 0 && e.prediction_held?.[t] !== null && n !== void 0 ? n : e.predicted[t];
 }
-function Me() {
-	return z({
+function Ie(e, t) {
+	let n = e.predicted[t];
+	return n === G(e, t) ? void 0 : n;
+}
+function Le(e, t) {
+	return e.prediction_held?.[t] === !1;
+}
+function Re(e, t) {
+	let n = G(e, t) ?? "a recompile", r = Ie(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = Le(e, t) ? "; prediction missed" : "";
+	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}${i}; ${o}${s}${c}`;
+}
+function ze() {
+	return U({
 		"data-tooltip": "",
 		visibility: "hidden",
 		"pointer-events": "none"
-	}, R("rect", {
+	}, H("rect", {
 		rx: 4,
 		fill: "#1f2328",
 		"fill-opacity": .9,
 		height: 22
-	}), R("text", {
+	}), H("text", {
 		"font-size": 11,
 		fill: "white",
 		x: 6,
 		y: 15
 	}));
 }
-function Ne(e, t, n, r) {
+function Be(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), A - o);
+	let s = Math.min(Math.max(n - o / 2, 0), N - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function Pe(e, t, n, r) {
-	let i = z({
+function Ve(e, t, n, r) {
+	let i = U({
 		class: "point",
 		"data-point": t
 	});
-	e.recompiled[t] && i.appendChild(R("line", {
+	e.recompiled[t] && i.appendChild(H("line", {
 		x1: n,
 		x2: n,
-		y1: N,
+		y1: I,
 		y2: 248,
-		stroke: F,
+		stroke: R,
 		"stroke-opacity": .4
-	})), i.appendChild(R("circle", {
+	}));
+	let a = Ie(e, t);
+	a !== void 0 && i.appendChild(H("circle", {
 		cx: n,
-		cy: r(e.predicted[t]),
+		cy: r(a),
+		r: 2,
+		fill: V,
+		"data-earlier": ""
+	}));
+	let o = r(G(e, t));
+	i.appendChild(H("circle", {
+		cx: n,
+		cy: o,
 		r: 4,
 		fill: "none",
-		stroke: I
+		stroke: z,
+		"data-predicted": ""
+	})), Le(e, t) && i.appendChild(H("circle", {
+		cx: n,
+		cy: o,
+		r: 7,
+		fill: "none",
+		stroke: R,
+		"data-missed": ""
 	}));
-	let a = e.actual[t];
-	a != null && i.appendChild(B(n, r(a)));
-	let o = R("rect", {
+	let s = e.actual[t];
+	s != null && i.appendChild(W(n, r(s)));
+	let c = H("rect", {
 		x: n - 6,
-		y: N,
+		y: I,
 		width: 12,
-		height: Ce,
+		height: De,
 		fill: "transparent"
 	});
-	return o.appendChild(R("title", {}, V(e, t))), i.appendChild(o), i;
+	return c.appendChild(H("title", {}, Re(e, t))), i.appendChild(c), i;
 }
-function Fe(e) {
-	let t = Te(e), n = Oe(t), r = De(e), i = R("svg", {
-		width: A,
-		height: j,
-		viewBox: `0 0 ${A} ${j}`,
+function He(e) {
+	let t = ke(e), n = Me(t), r = je(e), i = H("svg", {
+		width: N,
+		height: P,
+		viewBox: `0 0 ${N} ${P}`,
 		"data-chart": "sweep"
 	});
-	i.append(ke(r, e.axis ?? "point"), Ae(t, n), je());
-	let a = Me();
+	i.append(Ne(r, e.axis ?? "point"), Pe(t, n), Fe());
+	let a = ze();
 	return e.x.forEach((t, o) => {
-		let s = Pe(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => Ne(a, V(e, o), r.at(o), n(e.predicted[o]))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = Ve(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => Be(a, Re(e, o), r.at(o), n(G(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
+// src/compiler_guards.ts
+var Ue = {
+	backward: "a guard the compiler added while building the backward graph (no line of yours): it matters only if a call's size breaks it, then the frame recompiles",
+	inductor: "a guard the compiler added while lowering the graph to kernels (Inductor; no line of yours): it matters only if a call's size breaks it, then the frame recompiles"
+};
+function We(e) {
+	return Ue[e.cause] ?? null;
+}
+function Ge(e) {
+	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : We(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
+}
 // src/panes.ts
-var H = 24;
-function U(t, n, r = `${t.filename}:${t.lineno}`) {
+var K = 24;
+function q(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -527,16 +624,16 @@ function U(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function Ie(t, n, r = {}) {
+function Ke(t, n, r = {}) {
 	let i = e("div");
-	for (let a of g(t)) {
+	for (let a of v(t)) {
 		let o = {
 			filename: a.filename,
 			lineno: a.lineno,
 			name: a.name,
 			line: ""
 		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, U(o, r))));
+		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, q(o, r))));
 		let l = e("div", { class: "timeline" });
 		a.compiles.forEach((r, i) => {
 			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
@@ -550,47 +647,48 @@ function Ie(t, n, r = {}) {
 				"data-compile": r.compile_id,
 				onclick: () => n({
 					pane: "guards",
-					filter: { compile: r.compile_id }
+					filter: { compile: r.compile_id },
+					guard: void 0
 				})
 			}, o));
 		}), i.appendChild(l);
 		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
 		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of ce(t, u)) i.appendChild(Le(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Ve(e, r));
+		for (let e of ce(t, u)) i.appendChild(qe(t, e, n, r));
+		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Ze(e, r));
 	}
 	return i;
 }
-function Le(t, n, r, i = {}) {
+function qe(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), ze(t, n, r, i), ...Re(t, n, i), q(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Ye(t, n, r, i), ...Je(t, n, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Re(t, n, r) {
-	let i = n.user_frame, a = ae(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
+function Je(t, n, r) {
+	let i = n.user_frame, a = E(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
 	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
-	let s = e("div", { class: "recompile-line" }, "line: ", U(i, r));
+	let s = e("div", { class: "recompile-line" }, "line: ", q(i, r));
 	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function ze(n, r, i, a) {
-	let o = r.sources.map((e, t) => ne(e, r.user_names?.[t] || y(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = ae(n, r.guard), l = se(n, r.specialization);
-	return c ? t(s, Be(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+function Ye(n, r, i, a) {
+	let o = r.sources.map((e, t) => re(e, r.user_names?.[t] || x(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = E(n, r.guard), l = se(n, r.specialization);
+	return c ? t(s, Xe(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function Be(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = T(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function Xe(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = D(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
 			pane: "guards",
 			guard: n.id
 		})
-	}, ...G(n))];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", U(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	}, ...Y(n))];
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function Ve(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? U(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, U(t.library_frame, n), " (library)")] : [], o = e("div", {
+function Ze(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, q(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, ...a, `: ${t.reason} → ${r}`);
@@ -599,18 +697,18 @@ function Ve(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let s = q(t.fixes);
+	let s = X(t.fixes);
 	return s && o.appendChild(s), o;
 }
-function He(e) {
+function Qe(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function Ue(t) {
+function $e(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function We(t, n) {
+function et(t, n) {
 	let r = e("tbody");
 	for (let i of t.symbols.filter((e) => !e.expected)) {
 		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
@@ -620,9 +718,9 @@ function We(t, n) {
 				pane: "why",
 				source: i.sources[0]
 			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, re(i)), e("td", {}, He(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
+		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, w(i)), e("td", {}, Qe(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
 	}
-	for (let e of Ue(t)) r.appendChild(e);
+	for (let e of $e(t)) r.appendChild(e);
 	return e("table", {}, e("thead", {}, e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -634,7 +732,7 @@ function We(t, n) {
 		"cause"
 	].map((t) => e("th", {}, t)))), r);
 }
-function Ge(t, n, i, a = {}) {
+function tt(t, n, i, a = {}) {
 	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
 		...o,
 		[e]: t || void 0
@@ -643,13 +741,23 @@ function Ge(t, n, i, a = {}) {
 		...o,
 		text: c.value || void 0
 	} }));
-	let l = f(u(t.guards, o), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, s("cause", h(t.guards, (e) => e.cause)), s("status", h(t.guards, (e) => e.status)), s("compile", h(t.guards, (e) => e.compile_id)), s("phase", h(t.guards, (e) => e.phase)), c, e("span", {
+	let l = m(f(t.guards, o), n.sort, n.descending);
+	return e("div", {}, e("div", { class: "filters" }, s("cause", _(t.guards, (e) => e.cause)), s("status", _(t.guards, (e) => e.status)), s("compile", le(t)), s("phase", _(t.guards, (e) => e.phase)), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${t.guards.length} guards`)), Ke(t, l, n, i, a));
+	}, `${l.length} of ${j(t.guards.length, "guard")}`)), o.compile ? nt(t, o.compile) : null, rt(t, l, n, i, a));
 }
-function Ke(t, n, r, i, a) {
+function nt(t, n) {
+	let r = ue(t, n), i = t.guards.some((e) => e.compile_id === n);
+	return e("div", {
+		class: "compile-summary",
+		"data-compile-summary": n
+	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, de(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
+		class: "muted",
+		"data-no-guards": ""
+	}, `${n} has no shape guard`));
+}
+function rt(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -660,17 +768,17 @@ function Ke(t, n, r, i, a) {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
 	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = te(l.scrollTop, l.clientHeight || 480, H, n.length);
-		c.replaceChildren(W(e * H), ...n.slice(e, o).map((e) => qe(t, e, r, i, a)), W((n.length - o) * H));
+		let [e, o] = ne(l.scrollTop, l.clientHeight || 480, K, n.length);
+		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => it(t, e, r, i, a)), J((n.length - o) * K));
 	};
 	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
 }
-function W(t) {
+function J(t) {
 	let n = e("tr");
 	return n.style.height = `${t}px`, n;
 }
-function qe(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${rt(o.filename)}:${o.lineno}` : "", c = T(t, n).join("; ");
+function it(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${_t(o.filename)}:${o.lineno}` : "", c = D(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
@@ -678,63 +786,70 @@ function qe(t, n, r, i, a) {
 	}, e("td", {}, n.compile_id), e("td", {
 		title: ie(n),
 		"data-expr": ""
-	}, ...G(n)), e("td", {
+	}, ...Y(n)), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? U(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
 }
-function Je(t, n, r, i = {}) {
+function at(t, n, r, i = {}) {
 	let a = t.guards.find((e) => e.id === n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = (t) => e("ol", {}, ...t.map((t) => e("li", {}, U(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
-	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...G(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
+	let o = We(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...Y(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), e("p", {}, a.fx_node ? `FX node: ${a.fx_node}${a.fx_node_inferred ? " (inferred)" : ""}` : `no FX node (control flow${a.instruction ? `, ${a.instruction}` : ""})`, a.kernel ? `; kernel ${a.kernel}` : ""), Ye(t, a), e("h4", {}, "user stack"), o(a.user_stack), e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), o(a.framework_stack)), q(a.fixes), e("p", { class: "muted" }, `link: ${S({
+	}) }, "")), ot(a), o ? e("p", {
+		class: "compiler-note",
+		"data-compiler-note": a.cause
+	}, o) : null, st(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, X(a.fixes), e("p", { class: "muted" }, `link: ${C({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function G(t) {
+function ot(t) {
+	let n = Ge(t), r = t.kernel ? `kernel ${t.kernel}` : "";
+	return !n && !r ? null : e("p", {}, [n, r].filter(Boolean).join("; "));
+}
+function Y(t) {
 	return !t.user_expr || t.user_expr === t.expr ? [t.expr] : [
 		e("span", { class: "user-expr" }, t.user_expr),
 		" ",
 		e("span", { class: "muted" }, `(torch: ${t.expr})`)
 	];
 }
-function Ye(t, n) {
+function st(t, n) {
 	if (!n.symbols.length) return null;
-	let r = T(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = D(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function K(t) {
-	let n = o(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
+function ct(t) {
+	let n = c(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? Xe(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? lt(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function Xe(t) {
-	return e("pre", { class: "fix-diff" }, ...s(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
+function lt(t) {
+	return e("pre", { class: "fix-diff" }, ...l(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function q(t, n = t.length) {
+function X(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(K)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(K), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(ct)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(ct), a);
 }
-function Ze(t, n, i, a = {}) {
-	let o = _(t), s = n.source ?? o[0] ?? "", c = v(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${b(t, n.compile_id)}`), J(n.steps, i, a), q(n.fixes)));
+function ut(t, n, i, a = {}) {
+	let o = y(t), s = n.source ?? fe(t) ?? "", c = b(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${S(t, n.compile_id)}`), dt(n.steps, i, a), X(n.fixes)));
 	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
-		let n = y(t, e)?.user_name;
+		let n = x(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${b(t, l.compile_id)}`) : null, J(l?.steps ?? [], i, a), q(l?.fixes ?? []), ...u);
+	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${S(t, l.compile_id)}`) : null, dt(l?.steps ?? [], i, a), X(l?.fixes ?? []), ...u);
 }
-function J(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Qe(t, n, r))));
+function dt(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, ft(t, n, r))));
 }
-function Qe(t, n, r) {
+function ft(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, U(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -743,61 +858,61 @@ function Qe(t, n, r) {
 		})
 	}, t.text);
 }
-function $e(t) {
+function pt(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(et(e));
+	for (let e of t.kernels) n.appendChild(mt(e));
 	return n;
 }
-function et(t) {
+function mt(t) {
 	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), tt(t.source));
+	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), ht(t.source));
 }
-function tt(t) {
+function ht(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function nt(t) {
+function gt(t) {
 	let n = t.sweeps;
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${a} recompiles; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Fe(t)));
+		r.appendChild(e("p", {}, `${i}; ${j(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, He(t)));
 	}
 	return r;
 }
-function rt(e) {
+function _t(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/diff.ts
-var it = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function at(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [ot(n), X(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(st(t, n, r));
+var vt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function yt(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [xt(n), St(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(Ct(t, n, r));
 	});
 }
-function Y(t) {
+function bt(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function ot(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Y(t.regressed));
+function xt(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), bt(t.regressed));
 }
-function X(t, n) {
+function St(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function st(n, r, i) {
+function Ct(n, r, i) {
 	let a = e("section", {
 		class: "run",
-		"data-run": xe(n),
+		"data-run": Te(n),
 		"data-regressed": String(n.regressed)
 	}), o = {
 		sort: {
@@ -806,7 +921,7 @@ function st(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, ct(n, r, o, c, i));
+		a.replaceChildren(), t(a, wt(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -815,27 +930,27 @@ function st(n, r, i) {
 	};
 	return s(), a;
 }
-function ct(t, n, r, i, a) {
-	let o = t.frames.length ? [dt(t.frames, r, i), pt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function wt(t, n, r, i, a) {
+	let o = t.frames.length ? [Dt(t.frames, r, i), kt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, be(t), " ", Y(t.regressed)),
-		e("div", { class: "sides" }, lt(t.before, "before"), lt(t.after, "after")),
+		e("h2", {}, we(t), " ", bt(t.regressed)),
+		e("div", { class: "sides" }, Tt(t.before, "before"), Tt(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		X(t.notes, `run ${n}`),
+		St(t.notes, `run ${n}`),
 		...o
 	];
 }
-function lt(t, n) {
-	let r = ye(t);
+function Tt(t, n) {
+	let r = Ce(t);
 	return e("div", {
 		class: "side",
 		"data-side": n
-	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, ve(t)), r ? e("div", {
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, Se(t)), r ? e("div", {
 		class: "problems",
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var ut = {
+var Et = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -844,15 +959,15 @@ var ut = {
 	change: "change",
 	regressed: "regressed"
 };
-function dt(t, n, r) {
-	let i = (e) => r({ sort: D(n.sort, e) }), a = e("tr", {}, ...ue.map((t) => e("th", {
+function Dt(t, n, r) {
+	let i = (e) => r({ sort: k(n.sort, e) }), a = e("tr", {}, ...he.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, ut[t] + O(n.sort, t)))), o = me(t, n.sort).map(({ item: e, index: t }) => ft(e, t, n.selected === t, () => r({ selected: t })));
+	}, Et[t] + A(n.sort, t)))), o = ve(t, n.sort).map(({ item: e, index: t }) => Ot(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function ft(t, n, r, i) {
-	let a = de(t), o = t.regressions.join("; ");
+function Ot(t, n, r, i) {
+	let a = M(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -874,20 +989,20 @@ function ft(t, n, r, i) {
 	}, t.compiles_after), e("td", {
 		class: "count",
 		"data-col": "change"
-	}, fe(t)), e("td", {
+	}, ge(t)), e("td", {
 		title: o,
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function pt(t, n, r) {
+function kt(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...mt(i, r));
+	}, ...At(i, r));
 }
-function mt(t, n) {
-	let r = ge(t);
+function At(t, n) {
+	let r = be(t);
 	return [
 		e("h3", {}, t.title),
 		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
@@ -895,18 +1010,18 @@ function mt(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => ht(e, n)),
+		...r.map((e) => jt(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function ht(t, n) {
+function jt(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => gt(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => Mt(e, t.change, n)));
 }
-function gt(t, n, r) {
-	let i = _e(t), a = t.line;
+function Mt(t, n, r) {
+	let i = xe(t), a = t.line;
 	return e("div", {
 		class: "item",
 		"data-item-kind": t.kind,
@@ -917,10 +1032,10 @@ function gt(t, n, r) {
 	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
 		class: "muted",
 		"data-count": String(t.count)
-	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", U(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", q(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
 }
 // src/huntmodel.ts
-var _t = [
+var Nt = [
 	{
 		key: "input",
 		label: "input",
@@ -962,66 +1077,66 @@ var _t = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function vt(e) {
+function Pt(e) {
 	return e.hunt ?? [];
 }
-function yt(e) {
+function Ft(e) {
 	return e.user_name || e.source;
 }
-function bt(e) {
+function It(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function xt(e) {
+function Lt(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function St(e) {
+function Rt(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function Ct(e) {
+function zt(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function wt(e, t) {
+function Bt(e, t) {
 	switch (t) {
-		case "input": return yt(e);
+		case "input": return Ft(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return xt(e);
+		case "evidence": return Lt(e);
 		default: return e.note;
 	}
 }
-function Tt(e, t) {
-	return E(e, t, wt);
+function Vt(e, t) {
+	return O(e, t, Bt);
 }
 // src/hunt.ts
-function Et(t, n = {}) {
-	let r = vt(t);
+function Ht(t, n = {}) {
+	let r = Pt(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Dt(r, a, (e) => {
-			a = D(a, e), o();
+		i.replaceChildren(Ut(r, a, (e) => {
+			a = k(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, Ct(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, zt(r)), i);
 }
-function Dt(t, n, r, i) {
-	let a = e("tr", {}, ..._t.map(({ key: t, label: i, hint: a }) => e("th", {
+function Ut(t, n, r, i) {
+	let a = e("tr", {}, ...Nt.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + O(n, t)))), o = Tt(t, n).map(({ item: e, index: t }) => Ot(e, t, i));
+	}, i + A(n, t)))), o = Vt(t, n).map(({ item: e, index: t }) => Wt(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function Ot(t, n, r) {
+function Wt(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -1029,27 +1144,27 @@ function Ot(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, yt(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, Ft(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, kt(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, Gt(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, bt(t)), e("td", { "data-col": "evidence" }, ...At(t, r)), e("td", {
+	}, It(t)), e("td", { "data-col": "evidence" }, ...Kt(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function kt(t) {
+function Gt(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: St(t)
+		title: Rt(t)
 	}, t.verdict);
 }
-function At(t, n) {
+function Kt(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -1058,12 +1173,12 @@ function At(t, n) {
 	return [
 		...r,
 		" at ",
-		U(i, n),
+		q(i, n),
 		...a
 	];
 }
 // src/styles.ts
-var jt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 42%; min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; }\n.sd table.guards th[data-col=compile_id] { width: 7%; } .sd table.guards th[data-col=expr] { width: 31%; }\n.sd table.guards th[data-col=symbols] { width: 24%; } .sd table.guards th[data-col=cause] { width: 11%; }\n.sd table.guards th[data-col=status] { width: 9%; } .sd table.guards th[data-col=phase] { width: 6%; }\n.sd table.guards th[data-col=line] { width: 12%; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { height: 480px; overflow-y: auto; border: 1px solid #eaeef2; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Mt = [
+var qt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Jt = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
@@ -1071,13 +1186,13 @@ var jt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 function Z(e) {
 	return e.user_name || e.source;
 }
-function Nt(e) {
-	return h(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+function Yt(e) {
+	return _(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function Pt(e) {
-	return h(e.flatMap((e) => e.specializations), Z);
+function Xt(e) {
+	return _(e.flatMap((e) => e.specializations), Z);
 }
-function Ft(e) {
+function Zt(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -1085,17 +1200,17 @@ function Ft(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...Mt.map(([e, t]) => ({
+		...Jt.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...Nt(e).map((e) => ({
+		...Yt(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...Pt(e).map((e) => ({
+		...Xt(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -1107,17 +1222,17 @@ function Ft(e) {
 		}] : []
 	];
 }
-function It(e, t) {
+function Qt(e, t) {
 	return e.specializations.filter((e) => Z(e) === t);
 }
-function Lt(e, t) {
-	let n = It(e, t);
+function $t(e, t) {
+	let n = Qt(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(Rt).join("\n")
+		title: n.map(en).join("\n")
 	};
 }
-function Rt(e) {
+function en(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
 	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
@@ -1126,83 +1241,83 @@ function Q(e, t) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return Lt(e, t.key.slice(4)).text;
+		case "dim": return $t(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function zt(e, t) {
+function tn(e, t) {
 	let n = Q(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function Bt(e, t) {
-	return E(e, t, zt);
+function nn(e, t) {
+	return O(e, t, tn);
 }
-var Vt = /^[^/?#]*:/, Ht = /[\u0000-\u001f\u007f]/;
-function Ut(e) {
-	return !e || Ht.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Vt.test(e) ? null : e;
+var rn = /^[^/?#]*:/, an = /[\u0000-\u001f\u007f]/;
+function on(e) {
+	return !e || an.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || rn.test(e) ? null : e;
 }
 // src/suite.ts
-var Wt = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Gt = {
+var sn = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", cn = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
 };
-function Kt(t, n) {
+function ln(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = Ft(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = Zt(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Jt(n.workloads, r, a, (e) => {
-			a = D(a, e), o();
+		i.replaceChildren(dn(n.workloads, r, a, (e) => {
+			a = k(a, e), o();
 		}));
 	};
-	o(), t.append(qt(n), i);
+	o(), t.append(un(n), i);
 }
-function qt(t) {
+function un(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Jt(t, n, r, i) {
+function dn(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: Xt(t),
+		title: pn(t),
 		onclick: () => i(t)
-	}, t.label + O(r, t)))), o = Bt(t, r).map(({ item: e, index: t }) => Zt(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, Yt(n), a), e("tbody", {}, ...o));
+	}, t.label + A(r, t)))), o = nn(t, r).map(({ item: e, index: t }) => mn(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, fn(n), a), e("tbody", {}, ...o));
 }
-function Yt(t) {
+function fn(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, Gt[i]);
+		let o = e("th", { "data-group": i }, cn[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function Xt(e) {
+function pn(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function Zt(t, n, r) {
+function mn(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => Qt(t, e)));
+	}, ...r.map((e) => hn(t, e)));
 }
-function Qt(t, n) {
+function hn(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, $t(t));
+		case "name": return e("td", { "data-col": n.key }, gn(t));
 		case "dim": {
-			let { text: r, title: i } = Lt(t, n.key.slice(4));
+			let { text: r, title: i } = $t(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
@@ -1226,14 +1341,14 @@ function Qt(t, n) {
 		}, Q(t, n));
 	}
 }
-function $t(t) {
-	let n = Ut(t.report);
+function gn(t) {
+	let n = on(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var en = [
+var _n = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1242,8 +1357,8 @@ var en = [
 	"sizes",
 	"hunt"
 ];
-function tn(e) {
-	let t = x(e), n = {
+function vn(e) {
+	let t = te(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -1261,74 +1376,74 @@ function tn(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : en.includes(t.pane) ? {
+	} : _n.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function nn(e, t, n = {}) {
-	"diff_version" in t ? at($(e, it), t, n) : "suite_version" in t ? Kt($(e, Wt), t) : rn($(e), t, n);
+function yn(e, t, n = {}) {
+	"diff_version" in t ? yt($(e, vt), t, n) : "suite_version" in t ? ln($(e, sn), t) : bn($(e), t, n);
 }
 function $(t, r = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = jt + r, n(t).append(a, i), i;
+	return a.textContent = qt + r, n(t).append(a, i), i;
 }
-function rn(t, n, r) {
-	let i = a(n), o = r.deepLinks ?? !0, s = tn(o && typeof location < "u" ? location.hash : ""), c = (e) => {
-		s = {
-			...s,
+function bn(t, n, r) {
+	let i = s(n), a = r.deepLinks ?? !0, o = vn(a && typeof location < "u" ? location.hash : ""), c = (e) => {
+		o = {
+			...o,
 			...e
-		}, o && typeof history < "u" && history.replaceState(null, "", an(s)), l();
+		}, a && typeof history < "u" && history.replaceState(null, "", xn(o)), l();
 	}, l = () => {
 		let n = e("div", {
 			class: "pane",
-			"data-pane": s.pane
-		}, sn(i, s, c, r));
-		t.replaceChildren(cn(i), ln(i, s, c), e("div", { class: "main" }, n, on(i, s, c, r)));
+			"data-pane": o.pane
+		}, Cn(i, o, c, r));
+		t.replaceChildren(wn(i), Tn(i, o, c), e("div", { class: "main" }, n, Sn(i, o, c, r)));
 	};
 	l();
 }
-function an(e) {
-	return e.pane === "guards" && e.guard ? S({
+function xn(e) {
+	return e.pane === "guards" && e.guard ? C({
 		pane: "guard",
 		id: e.guard
-	}) : S({ pane: e.pane });
+	}) : C({ pane: e.pane });
 }
-function on(t, n, r, i) {
+function Sn(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, Je(t, n.guard, r, i));
+	}, at(t, n.guard, r, i));
 }
-function sn(e, t, n, r) {
+function Cn(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return We(e, n);
-		case "guards": return Ge(e, t, n, r);
-		case "why": return Ze(e, t, n, r);
-		case "kernels": return $e(e);
-		case "sizes": return nt(e);
-		case "hunt": return Et(e, r);
-		default: return Ie(e, n, r);
+		case "symbols": return et(e, n);
+		case "guards": return tt(e, t, n, r);
+		case "why": return ut(e, t, n, r);
+		case "kernels": return pt(e);
+		case "sizes": return gt(e);
+		case "hunt": return Ht(e, r);
+		default: return Ke(e, n, r);
 	}
 }
-function cn(t) {
+function wn(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
-	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, `${t.compiles.length} compiles, ${t.recompiles.length} recompiles, ${t.guards.length} guards`), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
+	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, me(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function ln(t, n, r) {
-	return e("nav", {}, ...en.filter((e) => e !== "hunt" || vt(t).length).map((t) => e("button", {
+function Tn(t, n, r) {
+	return e("nav", {}, ..._n.filter((e) => e !== "hunt" || Pt(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function un(e, t) {
+function En(e, t) {
 	let n = e;
-	for (let e of t) n = dn(n, e);
+	for (let e of t) n = Dn(n, e);
 	return n;
 }
-function dn(e, t) {
+function Dn(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1336,25 +1451,28 @@ function dn(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-var fn = { render({ model: t, el: n }) {
+function On(e) {
+	if (i(e.ownerDocument)) return (t) => a(e, t);
+}
+var kn = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
-	}), o = e("div", {
+	}), a = e("div", {
 		class: "error",
 		"data-error": ""
-	}), s = document.createElement("select");
-	s.setAttribute("aria-label", "frame");
+	}), o = document.createElement("select");
+	o.setAttribute("aria-label", "frame");
 	let c = document.createElement("input");
 	c.setAttribute("aria-label", "sizes"), c.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", c.size = 48;
 	let l = 0, u = (e) => {
 		l += 1, t.set("request", {
 			action: e,
-			frame: s.value,
+			frame: o.value,
 			args: c.value,
 			id: l
 		}), t.save_changes();
-	}, d = e("div", { class: "controls" }, s, c, e("button", {
+	}, d = e("div", { class: "controls" }, o, c, e("button", {
 		"data-action": "predict",
 		onclick: () => u("predict")
 	}, "Predict"), e("button", {
@@ -1377,22 +1495,25 @@ var fn = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && h !== null) {
 			if (n.from !== g) return t.send({ type: "resend" });
-			h = un(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
+			h = En(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
 		}
 	}, b = () => {
 		if (h === null) return;
 		n.dataset.revision = String(g), n.dataset.patches = String(_);
-		let e = a(h);
-		s.replaceChildren(...ee(e).map((e) => {
+		let e = s(h);
+		o.replaceChildren(...ee(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), nn(r, e, { deepLinks: !1 });
+		})), yn(r, e, {
+			deepLinks: !1,
+			openFrame: On(n)
+		});
 	}, x = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
 	t.on("change:session_json", v), t.on("msg:custom", y), t.on("change:results", x), t.on("change:can_verify", m), t.on("change:error", () => {
-		o.textContent = String(t.get("error") ?? "");
-	}), n.replaceChildren(d, o, i, r), v(), x(), m();
+		a.textContent = String(t.get("error") ?? "");
+	}), n.replaceChildren(d, a, i, r), v(), x(), m();
 } };
-export { fn as default };
+export { kn as default, On as frameOpener };

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,3 +50,35 @@ def numbered_as(shell: Any, number: int | None) -> Iterator[None]:
         yield
     finally:
         shell.execution_count = counter
+
+
+def leading_blank_lines(text: str) -> int:
+    """How many whitespace-only lines open ``text``: IPython drops them before it compiles."""
+    lines = text.splitlines()
+    return next((i for i, line in enumerate(lines) if line.strip()), 0)
+
+
+def below_magic_line(body: str) -> Callable[[list[str]], list[str]]:
+    """An IPython post-transform that numbers a cell magic's body as the editor does.
+
+    The body starts on the editor's line 2 (under ``%%symdebug``), and IPython drops its
+    leading blank lines: blank lines put back in their place make each compiled line number,
+    and the source kept for it, the line the editor shows.
+    """
+    blank = ["\n"] * (1 + leading_blank_lines(body))
+
+    def transform(lines: list[str]) -> list[str]:
+        return [*blank, *lines]
+
+    return transform
+
+
+@contextmanager
+def editor_line_numbers(shell: Any, body: str) -> Iterator[None]:
+    """Compile cells meanwhile (``run_cell`` of a magic's body) with the editor's numbers."""
+    transform = below_magic_line(body)
+    shell.input_transformers_post.append(transform)
+    try:
+        yield
+    finally:
+        shell.input_transformers_post.remove(transform)

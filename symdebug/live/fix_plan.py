@@ -20,6 +20,7 @@ from symdebug.live.outputs import outputs_match
 from symdebug.live.replay import Replay
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Fix
+from symdebug.model.words import counted
 
 #: One candidate: the changes a replay makes together.
 Candidate = tuple[Change, ...]
@@ -138,7 +139,7 @@ def judge(baseline: Replay, run: Replay, best: int, *, compare: bool = True) -> 
     if compare and finished and not outputs_match(baseline.outputs, run.outputs):
         return "outputs differ from the unchanged run"
     if run.total >= best:
-        return f"{run.total} compiles, not fewer than {best}"
+        return f"{counted(run.total, 'compile')}, not fewer than {best}"
     return ""
 
 

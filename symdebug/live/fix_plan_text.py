@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from symdebug.model.words import counted
+
 if TYPE_CHECKING:
     from symdebug.live.changes import Change
     from symdebug.live.fix_plan import FixPlan, Trial
@@ -38,7 +40,7 @@ def trial_line(trial: Trial) -> str:
     """One candidate: its changes and what its replay measured."""
     changes = " + ".join(change.label for change in trial.changes)
     outcome = "helps" if trial.better else trial.why_not
-    return f"  {changes}: {trial.replay.total} compiles ({outcome})"
+    return f"  {changes}: {counted(trial.replay.total, 'compile')} ({outcome})"
 
 
 def change_text(change: Change) -> list[str]:

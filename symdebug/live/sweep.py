@@ -43,8 +43,14 @@ class SweepResult:
         return pd.DataFrame(self.rows)
 
     def plot_data(self) -> dict[str, list[Any]]:
-        """Columns a viewer can draw: size on x, predicted and actual serving entry."""
-        keys = ("x", "predicted", "actual", "recompiled", "prediction_held")
+        """Columns a viewer can draw: size on x, predicted and actual serving entry.
+
+        ``predicted`` is the prediction made before the sweep; ``predicted_at_call`` the one
+        made just before each re-run call (after the sweep's own recompiles), which
+        ``prediction_held`` judges: a viewer draws that one, so its picture and the count of
+        misses agree.
+        """
+        keys = ("x", "predicted", "predicted_at_call", "actual", "recompiled", "prediction_held")
         return {key: [row.get(key) for row in self.rows] for key in keys}
 
     def plot(self) -> Any:

@@ -12,9 +12,20 @@ if TYPE_CHECKING:
 
 
 def _lanes(data: dict[str, list[Any]]) -> dict[str, int]:
-    names = [e for e in data["predicted"] + data["actual"] if e is not None]
+    names = [e for e in data["predicted"] + _shown_predictions(data) + data["actual"] if e]
     ordered = sorted(set(names), key=lambda cid: CompileId(cid).sort_key)
     return {name: index for index, name in enumerate(ordered)}
+
+
+def _shown_predictions(data: dict[str, list[Any]]) -> list[Any]:
+    """Per point, the prediction ``prediction_held`` judged: the one just before a re-run call."""
+    before = data["predicted"]
+    at_call = data.get("predicted_at_call") or [None] * len(before)
+    held = data.get("prediction_held") or [None] * len(before)
+    return [
+        now if judged is not None else first
+        for first, now, judged in zip(before, at_call, held, strict=True)
+    ]
 
 
 def sweep_figure(result: SweepResult) -> Any:
@@ -33,7 +44,9 @@ def sweep_figure(result: SweepResult) -> Any:
     lanes = _lanes(data)
     figure, axes = plt.subplots(figsize=(8, 3))
     recompile_lane = len(lanes)
-    predicted = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["predicted"]]
+    predicted = [
+        lanes.get(e, recompile_lane) if e else recompile_lane for e in _shown_predictions(data)
+    ]
     actual = [lanes.get(e, recompile_lane) if e else recompile_lane for e in data["actual"]]
     axes.scatter(
         data["x"],
@@ -41,7 +54,7 @@ def sweep_figure(result: SweepResult) -> Any:
         marker="o",
         facecolors="none",
         edgecolors="tab:blue",
-        label="predicted (before sweep)",
+        label="predicted (just before each call)",
     )
     axes.scatter(data["x"], actual, marker="x", color="tab:orange", label="actual")
     recompiled = [x for x, flag in zip(data["x"], data["recompiled"], strict=True) if flag]

@@ -1,7 +1,8 @@
 """``%symdebug`` and ``%%symdebug``: explore the captured session, report, capture one cell.
 
 Options are parsed by the same argparse helpers as the command line.  A cell is run as it
-is (``shell.run_cell``, no text rewriting) and nothing is put in the user's namespace.
+is (``shell.run_cell``, no text rewriting: only blank lines above it, so that its lines are
+numbered as the editor numbers them) and nothing is put in the user's namespace.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from IPython.display import display as _display
 
 from symdebug.api import Session
-from symdebug.capture.cells import numbered_as, running_cell_number
+from symdebug.capture.cells import editor_line_numbers, numbered_as, running_cell_number
 from symdebug.cli import add_report_options
 from symdebug.live import LiveCapture, LiveSession
 from symdebug.notebook.widget import Explorer
@@ -43,6 +44,13 @@ def magic_parser() -> argparse.ArgumentParser:
     ):
         commands.add_parser(name, help=text)
     return parser
+
+
+#: What ``%symdebug fix`` (the line magic) prints: the fix plan replays a cell.
+FIX_IS_A_CELL_MAGIC = (
+    "symdebug: fix replays a cell: put %%symdebug fix on the first line of the cell that"
+    " makes the calls, and run that cell"
+)
 
 
 def _parse(line: str) -> argparse.Namespace | None:
@@ -113,6 +121,8 @@ class SymdebugMagics(Magics):
             self._fix_plan(cell)
         elif cell is not None:
             self._capture_cell(cell)
+        elif args.command == "fix":
+            print(FIX_IS_A_CELL_MAGIC)
         elif args.command in ("on", "off", "reset"):
             self._switch(args.command)
         elif args.command == "report":
@@ -137,7 +147,8 @@ class SymdebugMagics(Magics):
         own = LiveCapture()
         session = own.start()
         try:
-            with numbered_as(self.shell, running_cell_number(self.shell)):
+            number = running_cell_number(self.shell)
+            with numbered_as(self.shell, number), editor_line_numbers(self.shell, cell):
                 self.shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
         finally:
             own.stop()

@@ -34,14 +34,52 @@ def _shapes(value: Any) -> Any:
     return value
 
 
+#: How the view's arguments are written, for a message about text that is not JSON.
+ARGUMENTS_FORM = (
+    "write them as JSON: a list of the arguments, [[17, 64], 3] (a list of ints is a shape),"
+    ' or an object by name, {"x": [17, 64], "n": 3}'
+)
+
+
+class ArgumentsError(ValueError):
+    """The view's arguments are not JSON: the message says where and how to write them."""
+
+
+def _not_json(text: str, error: json.JSONDecodeError) -> ArgumentsError:
+    """A message people read: the text, where it went wrong, and the form it should have."""
+    where = (
+        f"column {error.colno}"
+        if error.lineno == 1
+        else f"line {error.lineno}, column {error.colno}"
+    )
+    problem = error.msg[0].lower() + error.msg[1:]
+    hint = " (JSON has no tuples or single quotes)" if any(c in text for c in "()'") else ""
+    return ArgumentsError(
+        f"the arguments {text!r} are not JSON ({problem} at {where}){hint}: {ARGUMENTS_FORM}"
+    )
+
+
 def parse_arguments(text: str) -> tuple[list[Any], dict[str, Any]]:
-    """``[[17, 64], 3]`` or ``{"x": [17, 64]}`` -> positional and keyword arguments."""
-    value = json.loads(text or "[]")
+    """``[[17, 64], 3]`` or ``{"x": [17, 64]}`` -> positional and keyword arguments.
+
+    Raises :class:`ArgumentsError` (a readable message) for text that is not JSON.
+    """
+    try:
+        value = json.loads(text or "[]")
+    except json.JSONDecodeError as error:
+        raise _not_json(text, error) from None
     if isinstance(value, dict):
         return [], {k: _shapes(v) for k, v in value.items()}
     if not isinstance(value, list):
         value = [value]
     return [_shapes(v) for v in value], {}
+
+
+def failure_text(action: str, error: Exception) -> str:
+    """What the view shows when a request fails: our own messages need no exception name."""
+    if isinstance(error, ArgumentsError):
+        return f"{action}: {error}"
+    return f"{action} failed: {type(error).__name__}: {error}"
 
 
 def frame_asked(value: object) -> str | int | None:
@@ -159,7 +197,7 @@ class Explorer(anywidget.AnyWidget):
         try:
             text = self._answer(request)
         except Exception as error:  # noqa: BLE001 - shown in the widget, the kernel lives on
-            self.error = f"{request.get('action', '?')} failed: {type(error).__name__}: {error}"
+            self.error = failure_text(str(request.get("action", "?")), error)
             return
         self.error = ""
         entry = {"id": request.get("id", 0), "action": request.get("action", ""), "text": text}

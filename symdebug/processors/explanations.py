@@ -23,6 +23,7 @@ from symdebug.model.types import (
     WhyStep,
 )
 from symdebug.model.values import Source
+from symdebug.processors.compiler_guards import compiler_guard_note
 
 MAX_GUARD_STEPS = 8
 _NO_FIX_STATES = ("dynamic", "unbacked")
@@ -130,18 +131,23 @@ def fix_step(fix: Fix) -> WhyStep:
 def guard_steps(guard: Guard, caller: Frame | None = None) -> list[WhyStep]:
     """A guard, its FX node (or the absence of one), its user line and any library line.
 
+    A guard the compiler added (backward, Inductor) says so, and when it matters.
+
     The user line is the deepest one of the user's own code (``caller``, the call site of
     the compiled frame, when every traced line lies in a library).
     """
     steps = [
         WhyStep("guard", f"{guard.expr} [{guard.cause}, {guard.status}, {guard.phase}]", guard.id)
     ]
+    note = compiler_guard_note(guard)
     if guard.fx_node:
         inferred = " (inferred)" if guard.fx_node_inferred else ""
         target = f" ({guard.fx_node_target})" if guard.fx_node_target else ""
         steps.append(WhyStep("node", f"FX node {guard.fx_node}{inferred}{target}"))
-    else:
+    elif note is None:
         steps.append(WhyStep("node", "no FX node: Python control flow"))
+    if note is not None:  # the compiler's own: no control flow of the user's
+        steps.append(WhyStep("node", note))
     frame, library = user_line(guard.user_frame, guard.user_stack, caller)
     if frame is not None:
         steps.append(WhyStep("line", f"{frame.filename}:{frame.lineno}  {frame.line}", frame=frame))

@@ -13,6 +13,7 @@ from typing import Any
 
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.readable import pretty_text, short_repr
+from symdebug.model.words import counted
 from symdebug.queries.constants import FORCED_BY_CODE, Constant
 
 
@@ -90,8 +91,8 @@ def hunt_text(hunt: Hunt) -> str:
     }
     saved = sum(r.compiles for r in hunt.rows if r.verdict == "avoidable")
     head = (
-        f"Hunt: {counts['avoidable']} avoidable ({saved} compiles saved), {counts['needed']} "
-        f"needed, {counts['untested']} untested ({hunt.replays} replays)"
+        f"Hunt: {counts['avoidable']} avoidable ({counted(saved, 'compile')} saved), "
+        f"{counts['needed']} needed, {counts['untested']} untested ({hunt.replays} replays)"
     )
     width = max(len(r.user_name) for r in hunt.rows)
     return "\n".join([head, *(row_line(r, width) for r in hunt.rows)])

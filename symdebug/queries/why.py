@@ -27,12 +27,15 @@ from symdebug.model.types import (
     SourceExplanation,
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
+from symdebug.processors.compiler_guards import compiler_guard_note
 from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
 from symdebug.processors.guard_names import guard_said, guard_text
 from symdebug.queries.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import networkx as nx
 
 MAX_GUARDS_SHOWN = 8
@@ -95,10 +98,10 @@ class Explanation:
         if self.cause and self.state != "dynamic":
             lines.append(f"  cause: {self.cause}")
         texts = self.guard_texts or [""] * len(self.guards)
-        lines += [
-            f"  guard: {guard_said(g, text)}  [{g.status}, {g.phase}]"
-            for g, text in zip(self.guards[:MAX_GUARDS_SHOWN], texts, strict=False)
-        ]
+        for g, text in zip(self.guards[:MAX_GUARDS_SHOWN], texts, strict=False):
+            lines.append(f"  guard: {guard_said(g, text)}  [{g.status}, {g.phase}]")
+            note = compiler_guard_note(g)
+            lines += [f"      ({note})"] if note else []
         label = "first used at" if self.state == "dynamic" else "user line"
         lines.append(f"  {label}: {_where(self.user_frame)}")
         if self.library_frame is not None:
@@ -143,9 +146,43 @@ def resolve_source(index: FactIndex, name: str, dim: int | None = None) -> Sourc
         return _no_match(index, name, wanted)
     same_tensor = len({src.tensor for src in found}) == 1 and all(s.is_size for s in found)
     if dim is None and len(found) > 1 and same_tensor:
-        choices = ", ".join(f"why({name!r}, {d.dim}) for {d.shape}" for d in found)
-        raise KeyError(f"{name!r} has {len(found)} explained dimensions; ask for one: {choices}")
+        raise WhichDimError(name, [(d.dim, d.shape) for d in found if d.dim is not None])
     return found[0]
+
+
+class NotAnInputError(KeyError):
+    """A symbol torch created asked for as if it were an input.
+
+    ``str()`` points to ``s.symbols``; :meth:`asking` to another place (the CLI's summary).
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(self.asking("s.symbols"))
+
+    def asking(self, where: str) -> str:
+        """The message, pointing to ``where`` for the symbol's origin."""
+        return (
+            f"{self.name!r} is a symbol torch created, not an input (an unbacked size or an "
+            f"intermediate): its origin, user line and runtime asserts are in {where}"
+        )
+
+
+class WhichDimError(KeyError):
+    """A tensor asked for without its dimension where several of its dims are explained.
+
+    ``str()`` asks in Python (``why('x', 0)``); :meth:`asking` in another syntax (the CLI's).
+    """
+
+    def __init__(self, name: str, dims: list[tuple[int, str]]) -> None:
+        self.name = name
+        self.dims = dims
+        super().__init__(self.asking(lambda dim: f"why({name!r}, {dim})"))
+
+    def asking(self, ask: Callable[[int], str]) -> str:
+        """The message, each dimension asked for as ``ask(dim)`` writes it."""
+        choices = ", ".join(f"{ask(dim)} for {shape}" for dim, shape in self.dims)
+        return f"{self.name!r} has {len(self.dims)} explained dimensions; ask for one: {choices}"
 
 
 def _matches(index: FactIndex, name: str, dim: int | None) -> list[Source]:
@@ -164,10 +201,7 @@ def _matches(index: FactIndex, name: str, dim: int | None) -> list[Source]:
 def _no_match(index: FactIndex, name: str, wanted: str) -> Source:
     """Raise the reason nothing matches: a symbol torch made, or an unknown name."""
     if any(symbol.name == name for symbol in index.facts.symbols):
-        raise KeyError(
-            f"{name!r} is a symbol torch created, not an input (an unbacked size or an "
-            "intermediate): its origin, user line and runtime asserts are in s.symbols"
-        )
+        raise NotAnInputError(name)
     known = [e.source.shape for e in index.facts.explanations[:20]]
     listing = ", ".join(known) or "none (nothing was compiled)"
     raise KeyError(f"no input source matches {wanted!r}; known sources: {listing}")
@@ -215,7 +249,10 @@ def recompile_chains(graph: nx.MultiDiGraph, recompiles: list[Recompile]) -> dic
     for recompile in recompiles:
         path = path_to_user_line(graph, recompile.compile_id)[1:]
         steps = [_describe(graph, key) for key in path]
-        if recompile.guard is not None and not any(k.startswith("fxnode:") for k in path):
+        note = compiler_guard_note(recompile.guard) if recompile.guard is not None else None
+        if note is not None:
+            steps.insert(1, note)
+        elif recompile.guard is not None and not any(k.startswith("fxnode:") for k in path):
             lines = recompile.guard.line_nodes
             steps.insert(
                 1,

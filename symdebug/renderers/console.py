@@ -14,6 +14,8 @@ from symdebug.model.names import frame_title
 from symdebug.model.own_code import library_of, user_line
 from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
+from symdebug.model.words import counted, totals
+from symdebug.processors.compiler_guards import COMPILER_GUARD_SAID
 from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.guard_names import guard_said
 
@@ -94,6 +96,8 @@ def _guard_lines(guards: list[Guard], caller: Frame | None = None) -> list[str]:
     for cause, group in groupby(ordered, key=lambda g: g.cause):
         items = list(group)
         lines.append(f"    guards caused by {cause} ({len(items)}):")
+        note = COMPILER_GUARD_SAID.get(cause)
+        lines += [f"      ({note})"] if note else []
         lines += [_guard_line(guard, caller) for guard in items[:MAX_GUARDS_SHOWN]]
         if len(items) > MAX_GUARDS_SHOWN:
             lines.append(f"      ... and {len(items) - MAX_GUARDS_SHOWN} more")
@@ -138,7 +142,7 @@ def _frame_lines(
     index: FactIndex, compiles: list[Compile], breaks: dict[str, list[GraphBreak]]
 ) -> list[str]:
     first = compiles[0]
-    lines = [f"frame {frame_title(first)}: {len(compiles)} compile(s)"]
+    lines = [f"frame {frame_title(first)}: {counted(len(compiles), 'compile')}"]
     if first.kind == "export":  # a torch.export call: no frame, no recompiles
         lines = [f"torch.export.{first.name} at {first.filename}:{first.lineno}"]
     for compile_ in compiles:
@@ -151,27 +155,40 @@ def _frame_lines(
     return lines
 
 
-def _not_a_log(facts: Facts) -> list[str]:
-    """A hint where all that went wrong is lines without a record's prefix (a binary file)."""
+def not_a_log(facts: Facts) -> str:
+    """A hint where all that went wrong is lines without a record's prefix (a binary file).
+
+    Parameters
+    ----------
+    facts
+        What was read from the file.
+
+    Returns
+    -------
+    str
+        ``3 lines are no TORCH_TRACE record (...): is it a TORCH_TRACE log?``; empty where
+        some line was a record, or nothing went wrong.
+    """
     if facts.problems and set(facts.problems) <= {"bad_prefix", "orphan_payload"}:
         lines = sum(facts.problems.values())
-        return [
-            f"{lines} lines are no TORCH_TRACE record (no glog prefix): is it a TORCH_TRACE log?"
-        ]
-    return []
+        are = "is" if lines == 1 else "are"
+        return (
+            f"{counted(lines, 'line')} {are} no TORCH_TRACE record (no glog prefix): "
+            "is it a TORCH_TRACE log?"
+        )
+    return ""
 
 
 def render_summary(facts: Facts) -> str:
     """Per-frame summary: compiles and recompile reasons, symbols, guards by cause."""
     if not facts.compiles:  # what went wrong reading is still said
         head = f"symdebug session ({facts.source}): no compiles captured"
-        return "\n".join([head, *_not_a_log(facts), *_tail(facts)])
+        hint = not_a_log(facts)
+        return "\n".join([head, *([hint] if hint else []), *_tail(facts)])
     index = FactIndex(facts)
     causes = Counter(r.cause for r in facts.recompiles)
-    lines = [
-        f"symdebug session ({facts.source}): {len(facts.compiles)} compiles, "
-        f"{len(facts.recompiles)} recompiles, {len(facts.guards)} guards",
-    ]
+    counts = totals(len(facts.compiles), len(facts.recompiles), len(facts.guards))
+    lines = [f"symdebug session ({facts.source}): {counts}"]
     if causes:
         lines.append(
             "recompiles by cause: " + ", ".join(f"{c} {n}" for c, n in causes.most_common())
@@ -181,7 +198,9 @@ def render_summary(facts: Facts) -> str:
         breaks.setdefault(graph_break.compile_id, []).append(graph_break)
     if facts.graph_breaks:
         skipped = sum(b.skipped for b in facts.graph_breaks)
-        lines.append(f"graph breaks: {len(facts.graph_breaks)} ({skipped} frame(s) skipped)")
+        lines.append(
+            f"graph breaks: {len(facts.graph_breaks)} ({counted(skipped, 'frame')} skipped)"
+        )
     frames: dict[tuple[int, int], list[Compile]] = {}  # one section per frame, interleaved or not
     for compile_ in facts.compiles:
         frames.setdefault((compile_.generation, compile_.frame_id), []).append(compile_)
@@ -190,14 +209,10 @@ def render_summary(facts: Facts) -> str:
     return "\n".join(lines + hunt_lines(facts.hunt) + _tail(facts))
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _hunt_evidence(row: HuntRow) -> str:
     """What an avoidable row saves and the change; a needed row's cause and line; else the note."""
     if row.verdict == "avoidable":
-        saves = f"saves {_plural(row.compiles, 'compile')} ({row.before} -> {row.after})"
+        saves = f"saves {counted(row.compiles, 'compile')} ({row.before} -> {row.after})"
         return f"{saves}: {row.change}" if row.change else saves
     if row.verdict != "needed":
         return row.note
@@ -226,7 +241,7 @@ def hunt_lines(rows: list[HuntRow]) -> list[str]:
     said = Counter(row.verdict for row in rows)
     saved = sum(row.compiles for row in rows if row.verdict == "avoidable")
     head = (
-        f"hunt: {said['avoidable']} avoidable ({_plural(saved, 'compile')} saved), "
+        f"hunt: {said['avoidable']} avoidable ({counted(saved, 'compile')} saved), "
         f"{said['needed']} needed, {said['untested']} untested"
     )
     names = [row.user_name or row.source for row in rows]
@@ -242,7 +257,7 @@ def _tail(facts: Facts) -> list[str]:
     lines = []
     if facts.dropped_compiles:
         lines.append(
-            f"{facts.dropped_compiles} oldest compiles dropped to bound memory "
+            f"{counted(facts.dropped_compiles, 'oldest compile')} dropped to bound memory "
             "(symdebug.capture(max_compiles=...) keeps more)"
         )
     if facts.problems or facts.capture_errors:

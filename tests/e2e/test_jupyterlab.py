@@ -400,6 +400,20 @@ def test_frame_link_of_a_cell_magic_activates_its_cell(live_page) -> None:  # ty
     view.locator("button.frame-link[data-frame^='Cell [3]']").first.click()
     expect(_active_cell_editor(live_page)).to_contain_text("def g(x)")
     expect(_cell(live_page, 2)).to_have_class(re.compile(r"\bjp-mod-active\b"))  # not the next
+    # The line the editor numbers (the %%symdebug line is line 1): the guard's view.
+    expect(live_page.locator("#jp-main-statusbar").get_by_text("Ln 3, Col 1")).to_be_visible()
+
+
+def test_frame_links_of_the_live_explorer_open_their_cell(live_page) -> None:  # type: ignore[no-untyped-def]
+    _cell(live_page, 0).locator(".jp-InputPrompt").click()
+    expect(_active_cell_editor(live_page)).to_contain_text("load_ext")
+    # The widget's view (the report under it stays hidden while the widget lives).
+    view = _cell(live_page, 3).locator(".jp-SymdebugOutput[data-widget=live] .sd:visible")
+    view.locator("[data-tab=guards]").click()
+    view.locator("button.frame-link[data-frame='Cell [2]:2']").first.click()  # a button, as saved
+    expect(_active_cell_editor(live_page)).to_contain_text("def f(x)")
+    expect(live_page.locator("#jp-main-statusbar").get_by_text("Ln 2, Col 1")).to_be_visible()
+    assert not live_page.errors
 
 
 def test_saved_notebook_reopens_with_the_report_under_a_new_kernel(  # type: ignore[no-untyped-def]

@@ -172,8 +172,8 @@ def test_offline_traces() -> None:
     summary = shown(notebook, "traces = symdebug.load_trace(trace_dir)")
     assert summary.splitlines()[:4] == [
         "symdebug: 2 ranks",
-        "  rank 0: 1 compiles, 0 recompiles",
-        "  rank 1: 2 compiles, 1 recompiles",
+        "  rank 0: 1 compile, 0 recompiles",
+        "  rank 1: 2 compiles, 1 recompile",
         "ranks diverge in 1 frame(s); odd one(s) out: rank 1",
     ]
     ranks = shown(notebook, "for rank, session in sorted(traces.ranks.items()):")

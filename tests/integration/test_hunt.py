@@ -125,7 +125,7 @@ def test_cli_hunt_prints_rows_and_writes_a_report(
     script = str(PROGRAMS / "branch_forced.py")
     assert main(["hunt", "-o", str(report), script]) == 0
     out = capsys.readouterr().out
-    assert "Hunt: 2 avoidable (1 compiles saved), 1 needed, 0 untested (4 replays)" in out
+    assert "Hunt: 2 avoidable (1 compile saved), 1 needed, 0 untested (4 replays)" in out
     assert "x.shape[0]  avoidable  saves 1 (3 -> 2 compiles)" in out
     assert report.exists()
 

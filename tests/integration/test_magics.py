@@ -78,6 +78,32 @@ def test_cell_magic_names_frames_after_its_own_cell(shell: InteractiveShell) -> 
     assert {c.filename for c in session.compiles} == {cell}  # %symdebug names it alike
 
 
+def test_cell_magic_numbers_lines_as_the_editor_does(shell: InteractiveShell) -> None:
+    # The editor counts the %%symdebug line, and the blank lines IPython drops before the body.
+    shell.run_line_magic("load_ext", "symdebug")
+    for body in (CELL, CELL.lstrip("\n"), "\n\n" + CELL):
+        text = f"%%symdebug\n{body}"
+        with capture_output() as shown:
+            ran = shell.run_cell(text, store_history=True)
+        assert ran.success
+        data = unpack(shown.outputs[-1].data[MIME_TYPE])
+        branch = text.splitlines().index("    if x.shape[0] > 4:") + 1  # the editor's line
+        frames = [g["user_stack"][-1] for g in data["guards"] if g["user_stack"]]
+        assert frames and {(f["lineno"], f["line"]) for f in frames} == {
+            (branch, "if x.shape[0] > 4:")
+        }
+    assert not shell.input_transformers_post  # the numbering ends with the cell
+
+
+def test_fix_as_a_line_magic_points_to_the_cell_magic(shell: InteractiveShell) -> None:
+    shell.run_line_magic("load_ext", "symdebug")
+    shell.run_cell(CELL)
+    with capture_output() as shown:
+        shell.run_line_magic("symdebug", "fix")
+    assert not shown.outputs  # no explorer
+    assert "%%symdebug fix" in shown.stdout and "first line of the cell" in shown.stdout
+
+
 def test_report_on_off_reset_help_and_bad_flags(shell: InteractiveShell, tmp_path: Path) -> None:
     shell.run_line_magic("load_ext", "symdebug")
     shell.run_cell(CELL)

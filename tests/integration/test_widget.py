@@ -78,8 +78,45 @@ def test_errors_are_shown_in_the_widget() -> None:
     widget.request = {"action": "run", "frame": "f", "args": "[[3, 3], 2]", "id": 1}
     assert "Run needs the compiled function" in widget.error
     widget.request = {"action": "predict", "frame": "f", "args": "[[3, 3", "id": 2}
-    assert "JSONDecodeError" in widget.error
+    assert widget.error.startswith("predict: the arguments '[[3, 3' are not JSON")
     assert widget.results == []
+
+
+def test_arguments_that_are_not_json_get_a_readable_message() -> None:
+    with symdebug.capture() as session:
+        torch.compile(f, backend="eager", dynamic=True)(torch.randn(8, 3), 2)
+    widget = symdebug.explorer(session)
+    for text in ("hello", "((3, 3), 2)", "[[3, 3], 2"):
+        widget.request = {"action": "predict", "frame": "f", "args": text, "id": 1}
+        assert widget.error.startswith(f"predict: the arguments {text!r} are not JSON (")
+        assert "JSONDecodeError" not in widget.error and "Expecting" not in widget.error
+        assert "[[17, 64], 3]" in widget.error  # the form to write instead
+    assert "no tuples" in parse_error("((3, 3), 2)") and "no tuples" not in parse_error("hello")
+    assert widget.results == []
+
+
+def parse_error(text: str) -> str:
+    """The message of the arguments ``text``, which are not JSON."""
+    from symdebug.notebook.widget import ArgumentsError
+
+    try:
+        parse_arguments(text)
+    except ArgumentsError as error:
+        return str(error)
+    raise AssertionError(f"{text!r} parsed")
+
+
+def test_predict_that_leaves_out_an_argument_names_it() -> None:
+    with symdebug.capture() as session:
+        torch.compile(f, backend="eager", dynamic=True)(torch.randn(8, 3), 2)
+    widget = symdebug.explorer(session)
+    for text in ("[[3, 3]]", '{"x": [3, 3]}'):
+        widget.request = {"action": "predict", "frame": "f", "args": text, "id": 1}
+        assert widget.error == ""
+        shown = widget.results[-1]["text"]
+        head = shown.splitlines()[0]
+        assert "recompiles unless the n the call leaves out changes it" in head  # not sure
+        assert "the call gives no n, which f() takes" in shown
 
 
 def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:

@@ -61,7 +61,7 @@ def test_interleaved_frames_are_one_section_each() -> None:
     facts = Facts(compiles=[compile_(0, 0, "f"), compile_(1, 0, "g"), compile_(0, 1, "f")])
     text = render_summary(facts)
     assert text.count("frame f (") == 1 and text.count("frame g (") == 1
-    assert "frame f (/w/a.py:0): 2 compile(s)" in text
+    assert "frame f (/w/a.py:0): 2 compiles" in text
 
 
 def test_a_binary_file_says_it_is_no_log(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import torch
 
 from symdebug.live.candidates import plan_candidates
 from symdebug.live.changes import Change, merged_settings, setting_change
-from symdebug.live.fix_plan import WHOLE_PROGRAM, Candidate, FixPlan, judge, search_plan
+from symdebug.live.fix_plan import WHOLE_PROGRAM, Candidate, FixPlan, Search, judge, search_plan
 from symdebug.live.outputs import comparable_outputs, outputs_match
 from symdebug.live.replay import Replay
 from symdebug.model.types import Facts, Fix, Recompile
@@ -121,3 +121,13 @@ def test_outputs_that_change_between_unchanged_runs_are_not_compared() -> None:
 def test_a_change_is_keyed_by_what_it_does() -> None:
     one = Change("setting", "a", {DUCK: False})
     assert one.key == setting_change({DUCK: False}).key and one.label == "use_duck_shape=False"
+
+
+def test_the_progress_bar_ends_full_whatever_total_it_guessed() -> None:
+    """A search that stops early (5 of a 12-replay budget) still ends its bar at 100%."""
+    search = Search(lambda _: replay(2), budget=12, progress=True, compare=False)
+    for _ in range(4):
+        search.run((), "again")
+    search.close()
+    assert search.progress.n == 5
+    assert search.progress.total == search.progress.n  # 5 of 5, not 5 of 12

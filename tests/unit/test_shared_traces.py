@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import symdebug
+from symdebug.model.words import totals
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,7 @@ def test_log_builds_with_its_facts(shared_traces: Path, name: str) -> None:
     assert facts_of(session) == LOGS[name]
     assert len(session.guards) == (1 if name.startswith("export") else 0)
     assert all(r.failed_entry is not None for r in session.recompiles)
-    guards = len(session.guards)
-    counts = (
-        f"{len(session.compiles)} compiles, {len(session.recompiles)} recompiles, {guards} guards"
-    )
+    counts = totals(len(session.compiles), len(session.recompiles), len(session.guards))
     assert (counts if session.compiles else "no compiles captured") in str(session)
 
 
