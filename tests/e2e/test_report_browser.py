@@ -163,7 +163,8 @@ def test_widget_view_renders_hostile_text(browser, tmp_path: Path) -> None:  # t
     s = hostile_session(tmp_path)
     code = resources.files("symdebug").joinpath("_static/widget.mjs").read_text()
     # Inline the module (file:// pages cannot import one): its default export becomes a name.
-    code = re.sub(r"export\s*\{\s*(\w+) as default\s*\};?", r"const __widget = \1;", code)
+    # The bundle may export more than its default (``frameOpener``): keep only the default.
+    code = re.sub(r"export\s*\{\s*(\w+) as default\b[^}]*\};?", r"const __widget = \1;", code)
     page_text = WIDGET_PAGE.replace("@@DATA@@", safe_json(s.to_json())).replace("@@MODULE@@", code)
     (tmp_path / "widget.html").write_text(page_text)
     page = browser.new_page()
