@@ -359,6 +359,12 @@ def _cell(page, index: int):  # type: ignore[no-untyped-def]
 def live_page(browser, live_lab: Lab):  # type: ignore[no-untyped-def]
     """The notebook run top to bottom in the page (Shift+Enter in each cell), in a new kernel."""
     page = _open_live(browser, live_lab)
+    _run_every_cell(page)
+    yield page
+    page.close()
+
+
+def _run_every_cell(page) -> None:  # type: ignore[no-untyped-def]
     for index in range(len(LIVE_CELLS)):
         prompt = _cell(page, index).locator(".jp-InputArea-prompt")
         prompt.click()
@@ -366,8 +372,6 @@ def live_page(browser, live_lab: Lab):  # type: ignore[no-untyped-def]
         expect(prompt).to_have_text(f"[{index + 1}]:")  # run, and numbered as JupyterLab shows
     # The explorer's widget: its model lives in this kernel.
     _cell(page, 3).locator(".jp-SymdebugOutput[data-widget=live]").wait_for()
-    yield page
-    page.close()
 
 
 def test_run_from_the_line_magic_explorer(live_page) -> None:  # type: ignore[no-untyped-def]
@@ -474,3 +478,35 @@ def _exported(lab: Lab, before: dict[Path, int] | None = None) -> Path:
             return report
         time.sleep(0.2)
     pytest.fail(f"no complete report was exported into {lab.root}")
+
+
+def _menu(page, menu: str, item: str) -> None:  # type: ignore[no-untyped-def]
+    page.locator(".lm-MenuBar-itemLabel", has_text=menu).click()
+    page.locator(".lm-Menu-itemLabel", has_text=item).first.click()
+
+
+def test_shutting_the_explorers_kernel_down_raises_no_page_error(  # type: ignore[no-untyped-def]
+    browser, live_lab: Lab
+) -> None:
+    """Issue 32: the kernel of a notebook with a live explorer shut down, then the notebook.
+
+    The error the issue reports ("reading 'observe'") is raised by JupyterLab 4.6's
+    content-visibility listener (it dereferences an observer that detaching nulled), never
+    by symdebug's bundles; this test holds the page free of errors on both paths it can reach.
+    """
+    page = _open_live(browser, live_lab)
+    try:
+        _run_every_cell(page)
+        _menu(page, "Kernel", "Shut Down Kernel")
+        expect(page.locator("#jp-main-statusbar")).to_contain_text("No Kernel")
+        _cell(page, 0).locator(".jp-InputPrompt").click()  # the page still answers
+        _menu(page, "File", "Close and Shut Down Notebook")
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+        expect(page.locator(".jp-Notebook")).to_have_count(0)
+        # Work the closing scheduled (JupyterLab's listeners run in animation frames) is done.
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        assert not page.errors
+    finally:
+        page.close()
