@@ -31,9 +31,10 @@ demo: $(DEMO_STAMP)
 	$(PY) -m symdebug demo --report out/symdebug-demo.html
 
 # Every tier: tests/unit (no torch.compile), tests/integration, tests/e2e (browsers, JupyterLab,
-# notebooks, the wheel).  `make test-fast` runs the unit tier alone, in seconds.
+# notebooks, the wheel).  `make test-fast` runs the unit tier alone, in seconds.  Two
+# processes (pytest-xdist), a test file each: the tests share no state across files.
 test: setup browser viewer-check
-	$(PY) -m pytest -q tests/unit tests/integration tests/e2e
+	$(PY) -m pytest -q -n 2 --dist loadfile tests/unit tests/integration tests/e2e
 	$(MAKE) lint
 
 test-fast: setup
@@ -79,15 +80,22 @@ lint: setup
 bench: setup
 	$(PY) benchmarks/bench_capture.py
 	$(PY) benchmarks/bench_capture_share.py
+	$(PY) benchmarks/bench_warm_capture.py
 	$(PY) benchmarks/bench_predict.py
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_tlparse.py
 	$(PY) benchmarks/bench_big_log.py
+	$(PY) benchmarks/bench_huge_line.py
+	$(PY) benchmarks/bench_recompiles.py
+	$(PY) benchmarks/bench_report_open.py
 	$(PY) benchmarks/bench_fuzz.py
 	$(PY) benchmarks/bench_diff.py
 	$(PY) benchmarks/bench_suite.py
 	$(PY) benchmarks/bench_replay.py
+	$(PY) benchmarks/bench_script_output.py
+	$(PY) benchmarks/bench_session_load.py
+	BENCH_BIG_MB=1024 BENCH_GUARDS=200000 $(PY) benchmarks/bench_memory.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -43,7 +43,8 @@ def capture(
 
     ``with symdebug.capture() as s:`` yields a :class:`LiveSession`, filled as compiles
     happen.  ``disable_caches`` turns torch's compile caches off while capturing (default):
-    a cache hit replays guards without their provenance.  ``max_compiles`` bounds memory in
+    a cache hit replays guards without their provenance (``False``: such guards are marked
+    "from cache"), but a warm compile then runs cold.  ``max_compiles`` bounds memory in
     a long notebook: beyond it the oldest compiles are dropped, counted and said.
     ``kernel_provenance=False`` skips Inductor's kernel -> FX node records.  See
     :func:`symdebug.live.capture`.

@@ -36,6 +36,25 @@ class Session(FactsSession):
 
         return write_html(self.facts, path, redact=redact)
 
+    def save(self, path: str | os.PathLike[str], *, redact: bool = False) -> None:
+        """Write the session to a JSON file (:func:`symdebug.load` reads it back).
+
+        Parameters
+        ----------
+        path
+            Where to write the JSON document.
+        redact
+            Leave out what :meth:`to_html` leaves out when redacting: source lines,
+            directories, graph dumps, kernel code and compared strings.
+        """
+        if not redact:
+            super().save(path)
+            return
+        from symdebug.renderers.wire_stream import redacted_json_pieces
+
+        with Path(path).open("wb") as out:  # a guard at a time: a million fit
+            out.writelines(redacted_json_pieces(self.facts))
+
     def _repr_mimebundle_(
         self,
         include: Any = None,  # noqa: ARG002 - IPython's signature; we always offer all three

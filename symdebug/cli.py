@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symdebug.api import Session
+from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.loading import MultiRankSession, load_trace
 from symdebug.model.words import counted
 from symdebug.renderers.console import not_a_log
+
+if TYPE_CHECKING:
+    from symdebug.live.as_python import ScriptRun
+    from symdebug.live.script_process import SameInput
 
 #: Where ``symdebug report`` writes, and ``symdebug run``: a run never overwrites a log's report.
 REPORT_FILE = "symdebug-report.html"
@@ -28,42 +33,57 @@ RUN_FILE = "symdebug-run.html"
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
     if not args.trace.strip():
         raise ValueError("no TORCH_TRACE path given (an empty string is not the current folder)")
-    loaded = load_trace(args.trace, jobs=args.jobs, dask=args.dask)
+    loaded = load_trace(
+        args.trace,
+        jobs=args.jobs,
+        dask=args.dask,
+        dask_timeout=args.dask_timeout,
+        sources=args.sources,
+    )
     if isinstance(loaded, Session) and not loaded.facts.compiles:
         hint = not_a_log(loaded.facts)
         if hint:  # a file of no records is a usage error, not an empty session
             raise ValueError(f"{args.trace}: {hint}")
-    ranks = sorted(loaded.ranks) if isinstance(loaded, MultiRankSession) else []
+    ranks = _real_ranks(loaded) if isinstance(loaded, MultiRankSession) else []
     if args.rank is not None and args.rank not in ranks:
         known = ", ".join(map(str, ranks)) or "none (a single log)"
         raise ValueError(f"no rank {args.rank} in {args.trace}; ranks: {known}")
     return loaded
 
 
+def _real_ranks(loaded: MultiRankSession) -> list[int]:
+    """The ranks the logs say (a second log of rank 0 is one more log of rank 0)."""
+    return sorted({s.facts.rank for s in loaded.ranks.values() if s.facts.rank is not None})
+
+
 def _sessions(
     loaded: Session | MultiRankSession, rank: int | None
-) -> list[tuple[int | None, Session]]:
+) -> list[tuple[str | None, Session]]:
+    """Each session asked for, with its name (``rank 2``, ``rank 0 (second log)``)."""
     if isinstance(loaded, MultiRankSession):
         ranks = sorted(loaded.ranks.items())
-        return [(r, s) for r, s in ranks if rank is None or r == rank]
+        asked = [(key, s) for key, s in ranks if rank is None or s.facts.rank == rank]
+        return [(loaded.label(key), s) for key, s in asked]
     return [(None, loaded)]
 
 
 def _summary(args: argparse.Namespace) -> int:
     loaded = _loaded(args)
-    for rank, session in _sessions(loaded, args.rank):
-        if rank is not None:
-            print(f"=== rank {rank}")
+    for name, session in _sessions(loaded, args.rank):
+        if name is not None:
+            print(f"=== {name}")
         print(session)
     if isinstance(loaded, MultiRankSession) and args.rank is None:
         print(f"=== ranks compared\n{loaded.divergence()}")
+    if isinstance(loaded, MultiRankSession):  # logs not read, second logs of a rank
+        print("".join(f"note: {note}\n" for note in loaded.notes), end="")
     return 0
 
 
 def _why(args: argparse.Namespace) -> int:
     status = 0
-    for rank, session in _sessions(_loaded(args), args.rank):
-        prefix = f"rank {rank}: " if rank is not None else ""
+    for name, session in _sessions(_loaded(args), args.rank):
+        prefix = f"{name}: " if name is not None else ""
         try:
             print(prefix + str(session.why(args.source, args.dim)))
         except KeyError as error:
@@ -90,50 +110,61 @@ def _report(args: argparse.Namespace) -> int:
     sessions = loaded.ranks if isinstance(loaded, MultiRankSession) else {None: loaded}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # as make demo's out/
     written: dict[int, str] = {}
-    for rank, session in sessions.items():
-        if args.rank is not None and rank != args.rank:
+    for key, session in sessions.items():
+        if args.rank is not None and session.facts.rank != args.rank:
             continue
-        out = args.output if len(sessions) == 1 else _ranked(args.output, f"rank{rank}")
+        out = args.output
+        if isinstance(loaded, MultiRankSession) and key is not None and len(sessions) > 1:
+            out = _ranked(args.output, _file_label(loaded.label(key)))
         print(f"wrote {session.to_html(out, redact=args.redact)}")
-        if rank is not None:
-            written[rank] = Path(out).name
+        if key is not None:
+            written[key] = Path(out).name
     if isinstance(loaded, MultiRankSession) and args.rank is None:
-        print(f"wrote {loaded.to_html(_ranked(args.output, 'ranks'), written)} (ranks compared)")
+        page = loaded.to_html(_ranked(args.output, "ranks"), written, redact=args.redact)
+        print(f"wrote {page} (ranks compared)")
     return 0
+
+
+def _file_label(label: str) -> str:
+    """A rank's name in its report's file name: ``rank2``, ``rank0-second-log``."""
+    return re.sub(r"^rank-", "rank", re.sub(r"\W+", "-", label).strip("-"))
 
 
 def _run(args: argparse.Namespace) -> int:
     """Run a script under capture, as ``python script.py ARGS`` would, then report."""
-    import runpy
-
     from symdebug.live import capture
+    from symdebug.live.as_python import run_as_python
+    from symdebug.live.script_process import SameInput
 
     _check_script(args.script)  # before the capture: an error here writes no report
     _check_output(args.output)
-    saved_argv = sys.argv
-    sys.argv = [args.script, *args.args]
-    status = 0
+    written_to = Path.cwd() / args.output  # the script may change folder
+    same_input = SameInput()  # before the script reads stdin: each replay reads it again
     active = capture()
     session = active.__enter__()
-    try:
-        runpy.run_path(args.script, run_name="__main__")
-    except SystemExit as exit_:  # sys.exit(3), sys.exit("message"): as python would say it
-        status = exit_.code if isinstance(exit_.code, int) else 1
-        if exit_.code is not None and not isinstance(exit_.code, int):
-            print(exit_.code, file=sys.stderr)
-    except KeyboardInterrupt:
-        status = 130
-    except Exception:  # noqa: BLE001 - the script's error is shown; the capture is kept
-        traceback.print_exc()
-        status = 1
-    finally:
+
+    def report(_status: int = 0) -> None:  # also when the script calls os._exit
         active.__exit__(None, None, None)
-        sys.argv = saved_argv
-    print(session)
-    print(f"wrote {session.to_html(args.output, redact=args.redact)}")
+        print(session)
+        session.to_html(written_to, redact=args.redact)
+        print(f"wrote {args.output}", flush=True)
+
+    ran = run_as_python(args.script, args.args, before_hard_exit=report)
+    if ran.forked:  # a child the script forked came back here: the parent reports
+        return ran.status
+    _said_at_the_end(ran)
+    report()
     if args.fix:
-        _fix(args)
-    return status
+        _fix(args, same_input)
+    return ran.status
+
+
+def _said_at_the_end(ran: ScriptRun) -> None:
+    """What python would print as the script ends (its error), and what a report may miss."""
+    if ran.said:
+        print(ran.said.rstrip("\n"), file=sys.stderr)
+    for missing in ran.missing:
+        print(f"symdebug: the report may miss compiles: {missing}", file=sys.stderr)
 
 
 def _check_script(script: str) -> None:
@@ -151,12 +182,18 @@ def _check_output(output: str) -> None:
         raise ValueError(f"cannot write the report to {output!r}: it is a folder")
 
 
-def _fix(args: argparse.Namespace) -> int:
+def _fix(args: argparse.Namespace, same_input: SameInput | None = None) -> int:
     """Replay a script in fresh processes under each candidate fix; print the plan."""
+    from symdebug.live.script_process import SameInput
     from symdebug.scripts import script_plan
 
     _check_script(args.script)
-    plan = script_plan([args.script, *args.args], max_replays=args.max_replays)
+    plan = script_plan(
+        [args.script, *args.args],
+        max_replays=args.max_replays,
+        timeout=args.timeout,
+        same_input=same_input or SameInput(),
+    )
     print(plan)
     if plan.verified:
         print("\nto apply it (settings before the first compile, marks before each call):")
@@ -218,8 +255,8 @@ def _suite(args: argparse.Namespace) -> int:
     file, env = _suite_file(args)
     try:
         facts = run_suite(
-            file, args.output, jobs=args.jobs, dask=args.dask, resume=args.resume,
-            timeout=args.timeout, env=env,
+            file, args.output, jobs=args.jobs, dask=args.dask, dask_timeout=args.dask_timeout,
+            resume=args.resume, timeout=args.timeout, env=env,
         )  # fmt: skip
     except SuiteError as error:
         print(f"symdebug: {error}", file=sys.stderr)
@@ -272,10 +309,14 @@ def add_report_options(
 
 
 def add_fix_options(parser: argparse.ArgumentParser) -> None:
-    """How many replays a fix plan may take."""
+    """How many replays a fix plan may take, and how long each may run."""
     parser.add_argument(
         "--max-replays", type=int, default=12, help="at most this many runs of the script"
     )
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, metavar="SECONDS",
+        help="seconds one run of the script may take; past it, it is stopped (1800)",
+    )  # fmt: skip
 
 
 def add_rank_options(parser: argparse.ArgumentParser) -> None:
@@ -287,6 +328,20 @@ def add_rank_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dask", default=None, help="a Dask scheduler's address: its workers read the logs"
     )
+    add_dask_timeout(parser)
+    parser.add_argument(
+        "--sources", action="store_true",
+        help="also read the source files the log names from this disk (parameter names, "
+        "the lines that marked dims); by default the report depends on the log alone",
+    )  # fmt: skip
+
+
+def add_dask_timeout(parser: argparse.ArgumentParser) -> None:
+    """How long ``--dask`` waits for the scheduler to answer."""
+    parser.add_argument(
+        "--dask-timeout", type=float, default=DASK_CONNECT_SECONDS, metavar="SECONDS",
+        help=f"seconds to wait for the --dask scheduler to answer ({DASK_CONNECT_SECONDS:g})",
+    )  # fmt: skip
 
 
 def add_diff_command(commands: Any) -> None:
@@ -322,6 +377,7 @@ def add_suite_command(commands: Any) -> None:
     where = suite.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=int, default=1, help="workloads at once (processes)")
     where.add_argument("--dask", default=None, help="a Dask scheduler's address")
+    add_dask_timeout(suite)
     suite.add_argument("--resume", action="store_true", help="skip workloads already done")
     suite.add_argument(
         "--timeout", type=float, default=900.0, help="seconds one workload may run (900)"

@@ -15,9 +15,11 @@ from typing import Any
 
 from symdebug.events import EventStream
 from symdebug.model.compile_events import CompileEvents, group_by_compile
+from symdebug.model.source_text import sources_read
 from symdebug.model.stacks import StackReader
 from symdebug.model.types import Facts, MarkSite
 from symdebug.pipeline import (
+    LIVE,
     MAX_PROBLEM_EXAMPLES,
     PASSES,
     build_or_count,
@@ -96,7 +98,7 @@ class IncrementalBuilder:
 
     def build(self, stream: EventStream, *, capture_errors: int = 0) -> Facts:
         """The facts :func:`symdebug.pipeline.build` gives for ``stream``."""
-        with collector_paused():
+        with collector_paused(), sources_read(stream.source == LIVE):
             facts = self._facts_of_compiles(stream, capture_errors)
             return enrich(facts, passes(stream.file_aliases))
 

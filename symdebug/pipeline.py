@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
-from symdebug.events import EventStream
+from symdebug.events import Event, EventStream
 from symdebug.model.compile_builder import build_compile
 from symdebug.model.compile_events import CompileEvents, group_by_compile
 from symdebug.model.graph_breaks_builder import build_graph_breaks
@@ -27,6 +27,7 @@ from symdebug.model.graph_dump import parse_nodes
 from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.guards_builder import build_guards
 from symdebug.model.kernels_builder import build_kernels
+from symdebug.model.source_text import sources_read
 from symdebug.model.specializations_builder import build_specializations
 from symdebug.model.stacks import StackReader
 from symdebug.model.symbols_builder import build_symbols
@@ -49,6 +50,32 @@ from symdebug.processors.user_names import name_symbols, rename_fix_inputs
 
 MAX_PROBLEM_EXAMPLES = 20
 STRICT_VARIABLE = "SYMDEBUG_STRICT"
+#: The source of a live capture's stream (a log's is its path).
+LIVE = "live"
+#: The events whose payload a builder reads; the others' payloads (AOT and Inductor graphs,
+#: configs, runnable repros: half a log's text) no fact holds.
+READ_PAYLOADS = frozenset(
+    {
+        "dynamo_cpp_guards_str",
+        "dynamo_output_graph",
+        "inductor_output_code",
+        "artifact:inductor_provenance_tracking_node_mappings",
+        "artifact:recompile_reasons",
+        "artifact:dynamo_graph_break_reason",
+    }
+)
+
+
+def without_unread_payloads(events: Iterable[Event]) -> Iterator[Event]:
+    """The events as they come, each payload no builder reads dropped (the event is kept).
+
+    A log's events are all held until the last is read (a compile's backward can come after
+    its metrics), so what no fact needs is let go as each event is read.
+    """
+    for event in events:
+        if event.payload is not None and event.name not in READ_PAYLOADS:
+            event.payload = None
+        yield event
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +365,6 @@ def collector_paused() -> Iterator[None]:
 
 def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     """All facts of a stream: built per compile, then every pass, in order."""
-    with collector_paused():
+    with collector_paused(), sources_read(stream.source == LIVE):  # a log: the log alone
         facts = facts_of_compiles(stream, capture_errors=capture_errors)
         return enrich(facts, passes(stream.file_aliases))

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from symdebug.live.candidates import plan_candidates
 from symdebug.live.fix_plan import Candidate, FixPlan, NotTried, search_plan
-from symdebug.live.outputs import comparable_outputs
 from symdebug.live.replay import Replay, compile_errors, compiles_per_frame
+from symdebug.live.script_process import SameInput, run_child
 from symdebug.loading import load_trace
 from symdebug.model.types import Facts
 from symdebug.queries.hunt import Hunt
@@ -25,6 +25,9 @@ from symdebug.queries.hunt import Hunt
 #: Environment of every child: the compile caches off (a cache hit replays guards without
 #: provenance and hides compiles).
 CHILD_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
+#: Unless the user chose one: one string hash order for every run (a printed set or dict of
+#: strings would otherwise differ between two unchanged runs).
+_SAME_EACH_RUN = {"PYTHONHASHSEED": "0"}
 CHILD = "symdebug.live.script"
 TIMEOUT_S = 1800
 
@@ -33,60 +36,63 @@ def _facts(trace_dir: Path) -> Facts:
     logs = [p for p in trace_dir.glob("*.log") if p.stat().st_size]
     if not logs:
         return Facts()
-    loaded = load_trace(trace_dir)
+    # The log of a run made here, a moment ago: its source files are the program's own.
+    loaded = load_trace(trace_dir, sources=True)
     return loaded.facts if hasattr(loaded, "facts") else Facts()
 
 
-def _child_error(done: subprocess.CompletedProcess[str]) -> list[str]:
-    if done.returncode == 0:
-        return []
-    lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-    return [f"exit status {done.returncode}: {lines[-1] if lines else ''}"[:300]]
+def child_command() -> list[str]:
+    """``python -m symdebug.live.script`` with nothing of the current folder on ``sys.path``.
+
+    ``-m`` puts the current folder first, so a ``json.py`` there would run; ``-P`` does not
+    (the child then puts the script's folder first, as ``python script.py`` does).
+    """
+    if sys.version_info >= (3, 11):
+        return [sys.executable, "-P", "-m", CHILD]
+    run = f"import runpy; runpy.run_module({CHILD!r}, run_name='__main__')"
+    return [sys.executable, "-c", f"import sys; sys.path[:1] == [''] and sys.path.pop(0); {run}"]
 
 
-def _started(command: list[str], env: dict[str, str], timeout: float) -> tuple[str, list[str]]:
-    """The child's standard output and its error (a failure, a timeout), one line."""
-    try:
-        done = subprocess.run(  # noqa: S603 - the user's own script, as they asked
-            command,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired as expired:
-        out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout
-        return out or "", [f"did not finish within {timeout:g} s (stopped)"]
-    return done.stdout, _child_error(done)
+def run_script(
+    argv: Sequence[str],
+    changes: Candidate,
+    timeout: float = TIMEOUT_S,
+    same_input: SameInput | None = None,
+) -> Replay:
+    """Run ``python argv...`` in a fresh process under ``changes``; measure it.
 
-
-def run_script(argv: Sequence[str], changes: Candidate, timeout: float = TIMEOUT_S) -> Replay:
-    """Run ``python argv...`` in a fresh process under ``changes``; measure it."""
+    Its standard output is compared as a digest (any size costs no memory); ``printed``
+    keeps its beginning.  ``same_input``: the stdin every run reads (default: none).
+    """
+    stdin = same_input.for_run() if same_input is not None else subprocess.DEVNULL
     with tempfile.TemporaryDirectory(prefix="symdebug-fix-") as folder:
         changes_file = Path(folder, "changes.pickle")
         changes_file.write_bytes(pickle.dumps(changes))
         trace = Path(folder, "trace")
-        env = {**os.environ, **CHILD_ENV, "TORCH_TRACE": str(trace)}
-        command = [sys.executable, "-m", CHILD, str(changes_file), *argv]
-        stdout, errors = _started(command, env, timeout)
+        env = {**_SAME_EACH_RUN, **os.environ, **CHILD_ENV, "TORCH_TRACE": str(trace)}
+        command = [*child_command(), str(changes_file), *argv]
+        ran = run_child(command, env, timeout=timeout, stdin=stdin, folder=Path(folder))
         facts = _facts(trace) if trace.is_dir() else Facts()
-    result = Replay(changes, facts=facts, outputs=stdout, printed=stdout)
+    result = Replay(changes, facts=facts, outputs=ran.output, printed=ran.printed)
     result.compiles = compiles_per_frame(facts)
-    result.errors = errors + compile_errors(facts)
-    result.uncomparable = comparable_outputs(stdout)
-    result.finished = not errors
+    result.errors = ran.errors + compile_errors(facts)
+    result.finished = not ran.errors
     return result
 
 
 def script_plan(
-    argv: Sequence[str], *, max_replays: int = 12, progress: bool = True, timeout: float = TIMEOUT_S
+    argv: Sequence[str],
+    *,
+    max_replays: int = 12,
+    progress: bool = True,
+    timeout: float = TIMEOUT_S,
+    same_input: SameInput | None = None,
 ) -> FixPlan:
     """The verified plan for a script: each candidate run in a fresh process.
 
     The outputs compared are the script's standard output, exactly (unless it changes
-    between unchanged runs: then it is not compared, and the plan says so).
+    between unchanged runs: then it is not compared, and the plan says so).  Each run
+    stops after ``timeout`` seconds (its verdict says so) and reads ``same_input``.
     """
     skipped: list[NotTried] = []
 
@@ -96,7 +102,7 @@ def script_plan(
         return planned
 
     plan = search_plan(
-        lambda changes: run_script(argv, changes, timeout),
+        lambda changes: run_script(argv, changes, timeout, same_input),
         proposals,
         max_replays=max_replays,
         progress=progress,

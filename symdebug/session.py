@@ -13,6 +13,7 @@ import os
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from symdebug.file_kinds import check_regular
 from symdebug.model.code_types import GraphCode, Kernel
 from symdebug.model.index import FactIndex
 from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes, stale_names
@@ -202,8 +203,11 @@ class Session:
         --------
         >>> s.predict(x=(4, 16), **{"self.chunk": 1})  # doctest: +SKIP
         """
-        predictor = self._predictor(frame, dynamo_config)
-        return predictor.predict(predictor.values(args, kwargs))
+        from symdebug.queries.predict import collection_paused
+
+        with collection_paused():  # the first call builds a model of every entry
+            predictor = self._predictor(frame, dynamo_config)
+            return predictor.predict(predictor.values(args, kwargs))
 
     def predict_range(
         self,
@@ -298,7 +302,11 @@ class Session:
     @classmethod
     def from_json(cls: type[_Session], text: str | bytes) -> _Session:
         """A session from :meth:`to_json` output (older documents get today's answers)."""
-        facts = facts_from_json(text)
+        return cls._read(facts_from_json(text))
+
+    @classmethod
+    def _read(cls: type[_Session], facts: Facts) -> _Session:
+        """A session of facts read from a document, completed as today's are."""
         from symdebug.processors.explanations import explain_sources
 
         renamed = stale_names(facts)
@@ -326,8 +334,9 @@ class Session:
     @classmethod
     def load(cls: type[_Session], path: str | os.PathLike[str]) -> _Session:
         """Read a session written by :meth:`save`."""
-        with open(path, "rb") as source:  # noqa: PTH123
-            return cls.from_json(source.read())
+        check_regular(path, "saved session")  # a FIFO or /dev/zero would hang or never end
+        with open(path, "rb") as source:  # noqa: PTH123 - read as it streams in, in bounded memory
+            return cls._read(facts_from_json(source))
 
     def __repr__(self) -> str:
         facts = self.facts

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 import torch
+import torch._inductor.config  # its settings are restored after every test
 
 if TYPE_CHECKING:
     from scenarios import ScenarioRun
@@ -35,9 +36,18 @@ TRACES = TESTS / "data" / "traces"
 
 @pytest.fixture(autouse=True)
 def fresh_dynamo() -> Iterator[None]:
-    """Every test starts and ends with an empty Dynamo cache."""
+    """Every test starts and ends with an empty Dynamo cache and the Dynamo and Inductor
+    settings it started with: a workload that sets one (``automatic_dynamic_shapes = False``)
+    must not change how the next test's programs compile."""
+    configs = (torch._dynamo.config, torch._inductor.config)
+    saved = [config.get_config_copy() for config in configs]
     torch._dynamo.reset()
     yield
+    for config, settings in zip(configs, saved, strict=True):
+        now = config.get_config_copy()
+        changed = {k: v for k, v in settings.items() if now[k] != v}
+        for key, value in changed.items():  # only those: setting a deprecated one warns
+            setattr(config, key, value)
     torch._dynamo.reset()
 
 

@@ -6,12 +6,14 @@ import importlib
 import os
 import subprocess
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from types import ModuleType
 
 import torch
 
 import symdebug
+from symdebug.model.source_text import log_sources_read
 from symdebug.model.types import GraphBreak
 
 PROGRAMS = Path(__file__).resolve().parent / "data" / "programs"
@@ -46,14 +48,19 @@ def captured(name: str) -> symdebug.LiveSession:
     return session
 
 
-def traced(name: str, folder: Path) -> symdebug.Session:
-    """The session of the program run as a script in a fresh process under ``TORCH_TRACE``."""
+def traced(name: str, folder: Path, *, sources: bool = False) -> symdebug.Session:
+    """The session of the program run as a script in a fresh process under ``TORCH_TRACE``.
+
+    ``sources``: read the script's source too, as on the machine that ran it (opt-in: a log
+    alone reads the same everywhere).
+    """
     # A cached Inductor graph replays its guards without their frames: compile afresh.
     env = dict(
         os.environ, TORCH_TRACE=str(folder / "trace"), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1"
     )
     script = str(PROGRAMS / f"{name}.py")
     subprocess.run([sys.executable, script], check=True, env=env, timeout=300)
-    session = symdebug.load_trace(folder / "trace")
+    with log_sources_read() if sources else nullcontext():
+        session = symdebug.load_trace(folder / "trace")
     assert isinstance(session, symdebug.Session)
     return session

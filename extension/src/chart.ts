@@ -21,6 +21,25 @@ export interface SweepData {
   predicted_at_call?: (string | null)[];
 }
 
+/**
+ * A sweep record as the chart reads it. The contract lets a sweep be any object (a saved
+ * session is untrusted input): a list it lacks, or that is not a list, reads as empty.
+ */
+export function readSweep(record: Record<string, unknown>): SweepData {
+  const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+  const held = record.prediction_held;
+  const atCall = record.predicted_at_call;
+  return {
+    ...(typeof record.axis === "string" ? { axis: record.axis } : {}),
+    x: list(record.x),
+    predicted: list(record.predicted),
+    actual: list(record.actual),
+    recompiled: list(record.recompiled),
+    ...(Array.isArray(held) ? { prediction_held: held as (boolean | null)[] } : {}),
+    ...(Array.isArray(atCall) ? { predicted_at_call: atCall as (string | null)[] } : {}),
+  };
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 const W = 720;
 const H = 300;

@@ -11,8 +11,16 @@ const COMPILER_GUARD_SAID: Readonly<Record<string, string>> = {
     "a guard the compiler added while lowering the graph to kernels (Inductor; no line of yours): it matters only if a call's size breaks it, then the frame recompiles",
 };
 
-/** What a guard the compiler added (backward, Inductor) is; null for one of Dynamo's own. */
+/** A guard a compile cache replayed (`FROM_CACHE_SAID`): whatever its cause. */
+const FROM_CACHE_SAID =
+  "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
+
+/**
+ * What a guard the compiler added (backward, Inductor) is, or that a compile cache replayed
+ * it (`origin` "cache"); null for one of Dynamo's own.
+ */
 export function compilerGuardNote(g: Guard): string | null {
+  if (g.origin === "cache") return FROM_CACHE_SAID;
   return COMPILER_GUARD_SAID[g.cause] ?? null;
 }
 

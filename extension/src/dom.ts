@@ -23,6 +23,20 @@ export function append(el: HTMLElement, children: Child[]): void {
   }
 }
 
+/**
+ * A `<details>` whose content is made when it is first opened: a long list of folded items
+ * (kernels, other frames' explanations) then costs its summaries alone.
+ */
+export function folded(props: Props, summary: Child[], content: () => Child[]): HTMLElement {
+  const details = h("details", props, h("summary", {}, ...summary));
+  const unfold = () => {
+    details.removeEventListener("toggle", unfold);
+    append(details, content());
+  };
+  details.addEventListener("toggle", unfold);
+  return details;
+}
+
 export function clear(el: HTMLElement): HTMLElement {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

@@ -1,36 +1,36 @@
 // One function per pane: each builds its DOM from the session and the view state.
 
-import type { SweepData } from "./chart";
-import { sweepChart } from "./chart";
+import { readSweep, sweepChart } from "./chart";
 import { compilerGuardNote, nodeText } from "./compiler_guards";
 import type { Fix, Frame, GraphBreak, Guard, Kernel, Recompile, Session, SymbolFact, WhyStep } from "./document";
-import { append, h, select } from "./dom";
+import { append, folded, h, select } from "./dom";
+import { guardChoices, guardRows } from "./guardrows";
 import type { GuardFilter, SortKey } from "./model";
 import {
-  compileIds,
   compileSymbols,
   diffLines,
-  distinct,
   explanationOf,
   explanationsOf,
-  filterGuards,
+  type FrameGroup,
   formatHash,
   frameLabel,
   frames,
+  graphBreaksOf,
   guardOf,
   guardSymbols,
   guardText,
   mostRecompiled,
   namedSource,
+  recompileOf,
   recompilesOf,
-  sortGuards,
   sources,
   sourcesText,
   specializationOf,
   symbolSaid,
   verification,
-  visibleWindow,
 } from "./model";
+import { appendInParts } from "./parts";
+import { virtualTable } from "./virtual";
 import { counted } from "./words";
 
 export interface State {
@@ -47,8 +47,6 @@ export interface Host {
   openFrame?: (frame: Frame) => void;
   deepLinks?: boolean;
 }
-
-const ROW_HEIGHT = 24;
 
 /** A stack frame as text, or as a button that opens it where the host can. */
 export function frameLink(frame: Frame, host: Host, label = `${frame.filename}:${frame.lineno}`): HTMLElement {
@@ -69,48 +67,47 @@ export function frameLink(frame: Frame, host: Host, label = `${frame.filename}:$
   );
 }
 
+/** Compiles drawn before the overview's first paint; later frames are drawn while the browser is idle. */
+const FIRST_COMPILES = 100;
+
 export function overview(session: Session, go: Go, host: Host = {}): HTMLElement {
   const root = h("div");
-  for (const frame of frames(session)) {
-    const where = { filename: frame.filename, lineno: frame.lineno, name: frame.name, line: "" };
-    const exported = frame.compiles[0]?.kind === "export"; // a torch.export call, not a frame
-    const title = exported ? `torch.export.${frame.name}` : `frame ${frame.name}`;
-    root.appendChild(h("h3", {}, `${title}  `, h("span", { class: "muted" }, frameLink(where, host))));
-    const line = h("div", { class: "timeline" });
-    frame.compiles.forEach((c, i) => {
-      const recompile = session.recompiles.find((r) => r.compile_id === c.compile_id);
-      if (i > 0)
-        line.appendChild(
-          h(
-            "span",
-            { class: "arrow", title: recompile?.reasons.join("\n") ?? "" },
-            `→ ${recompile ? recompile.cause : ""} →`,
-          ),
-        );
-      const label = `${c.compile_id}${c.status !== "ok" ? ` (${c.status})` : ""}`;
-      line.appendChild(
-        h(
-          "span",
-          {
-            class: `compile ${c.status}`,
-            "data-compile": c.compile_id,
-            onclick: () => go({ pane: "guards", filter: { compile: c.compile_id }, guard: undefined }),
-          },
-          label,
-        ),
-      );
-    });
-    root.appendChild(line);
-    for (const c of frame.compiles.filter((c) => exported && c.fail_reason)) {
-      root.appendChild(h("pre", { class: "export-error" }, c.fail_reason ?? ""));
-    }
-    const ids = new Set(frame.compiles.map((c) => c.compile_id));
-    for (const r of recompilesOf(session, ids)) root.appendChild(recompileView(session, r, go, host));
-    for (const b of (session.graph_breaks ?? []).filter((b) => ids.has(b.compile_id))) {
-      root.appendChild(graphBreakView(b, host));
-    }
-  }
+  const draw = (frame: FrameGroup) => frameView(session, frame, go, host);
+  appendInParts(root, frames(session), draw, (frame) => frame.compiles.length, FIRST_COMPILES);
   return root;
+}
+
+/** One frame of the overview: its title, its compiles' timeline, its recompiles and graph breaks. */
+function frameView(session: Session, frame: FrameGroup, go: Go, host: Host): HTMLElement[] {
+  const where = { filename: frame.filename, lineno: frame.lineno, name: frame.name, line: "" };
+  const exported = frame.compiles[0]?.kind === "export"; // a torch.export call, not a frame
+  const title = exported ? `torch.export.${frame.name}` : `frame ${frame.name}`;
+  const ids = new Set(frame.compiles.map((c) => c.compile_id));
+  return [
+    h("h3", {}, `${title}  `, h("span", { class: "muted" }, frameLink(where, host))),
+    timeline(session, frame, go),
+    ...frame.compiles
+      .filter((c) => exported && c.fail_reason)
+      .map((c) => h("pre", { class: "export-error" }, c.fail_reason ?? "")),
+    ...recompilesOf(session, ids).map((r) => recompileView(session, r, go, host)),
+    ...graphBreaksOf(session, ids).map((b) => graphBreakView(b, host)),
+  ];
+}
+
+/** A frame's compiles in order, each arrow between two saying why the second was made. */
+function timeline(session: Session, frame: FrameGroup, go: Go): HTMLElement {
+  const line = h("div", { class: "timeline" });
+  frame.compiles.forEach((c, i) => {
+    const recompile = recompileOf(session, c.compile_id);
+    if (i > 0) {
+      const title = recompile?.reasons.join("\n") ?? "";
+      line.appendChild(h("span", { class: "arrow", title }, `→ ${recompile ? recompile.cause : ""} →`));
+    }
+    const label = `${c.compile_id}${c.status !== "ok" ? ` (${c.status})` : ""}`;
+    const onclick = () => go({ pane: "guards", filter: { compile: c.compile_id }, guard: undefined });
+    line.appendChild(h("span", { class: `compile ${c.status}`, "data-compile": c.compile_id, onclick }, label));
+  });
+  return line;
 }
 
 /**
@@ -222,48 +219,40 @@ function originText(s: SymbolFact): string {
   return `${s.origin}${at}${asserts}`;
 }
 
-/** A compile's library constants, one row per library (the document groups them). */
-function expectedRows(session: Session): HTMLElement[] {
+/** A compile's library constants, one row per library (the document groups them), each drawn when shown. */
+function expectedRows(session: Session): (() => HTMLElement)[] {
   return session.compiles.flatMap((c) =>
-    (c.expected_constants ?? []).map((line) =>
-      h("tr", { class: "expected" }, h("td", {}, c.compile_id), h("td", {}, "—"), h("td", {}, line)),
+    (c.expected_constants ?? []).map(
+      (line) => () => h("tr", { class: "expected" }, h("td", {}, c.compile_id), h("td", {}, "—"), h("td", {}, line)),
     ),
   );
 }
 
+/** Symbols tables this long or shorter are drawn whole; longer ones a window at a time. */
+const WHOLE_SYMBOLS = 500;
+
 export function symbolsPane(session: Session, go: Go): HTMLElement {
-  const body = h("tbody");
-  for (const s of session.symbols.filter((s) => !s.expected)) {
-    const range = s.range ? `[${s.range[0]}, ${s.range[1]}]` : "";
-    body.appendChild(
-      h(
-        "tr",
-        { class: "row", onclick: () => go({ pane: "why", source: s.sources[0] }) },
-        h("td", {}, s.compile_id),
-        h("td", {}, s.name),
-        h("td", {}, sourcesText(s)),
-        h("td", {}, originText(s)),
-        h("td", {}, s.hint ?? ""),
-        h("td", {}, range),
-        h("td", {}, s.state),
-        h("td", {}, s.cause ? h("span", { class: `cause ${s.cause}` }, s.cause) : ""),
-      ),
-    );
-  }
-  for (const row of expectedRows(session)) body.appendChild(row);
+  const symbols = session.symbols.filter((s) => !s.expected);
+  const expected = expectedRows(session);
+  const row = (i: number) => (i < symbols.length ? symbolRow(symbols[i], go) : expected[i - symbols.length]());
+  const columns = ["compile", "symbol", "sources", "origin", "hint", "range", "state", "cause"];
+  const head = h("tr", {}, ...columns.map((t) => h("th", {}, t)));
+  return virtualTable("symbols", head, symbols.length + expected.length, row, WHOLE_SYMBOLS);
+}
+
+function symbolRow(s: SymbolFact, go: Go): HTMLElement {
+  const range = s.range ? `[${s.range[0]}, ${s.range[1]}]` : "";
   return h(
-    "table",
-    {},
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ...["compile", "symbol", "sources", "origin", "hint", "range", "state", "cause"].map((t) => h("th", {}, t)),
-      ),
-    ),
-    body,
+    "tr",
+    { class: "row", onclick: () => go({ pane: "why", source: s.sources[0] }) },
+    h("td", {}, s.compile_id),
+    h("td", {}, s.name),
+    h("td", {}, sourcesText(s)),
+    h("td", {}, originText(s)),
+    h("td", {}, s.hint ?? ""),
+    h("td", {}, range),
+    h("td", {}, s.state),
+    h("td", {}, s.cause ? h("span", { class: `cause ${s.cause}` }, s.cause) : ""),
   );
 }
 
@@ -275,23 +264,15 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
   text.placeholder = "search expr, node, source, line";
   text.value = filter.text ?? "";
   text.addEventListener("change", () => go({ filter: { ...filter, text: text.value || undefined } }));
-  const rows = sortGuards(filterGuards(session.guards, filter), state.sort, state.descending);
+  const rows = guardRows(session, filter, state.sort, state.descending);
+  const choices = guardChoices(session);
   const filters = h(
     "div",
     { class: "filters" },
-    pick(
-      "cause",
-      distinct(session.guards, (g) => g.cause),
-    ),
-    pick(
-      "status",
-      distinct(session.guards, (g) => g.status),
-    ),
-    pick("compile", compileIds(session)),
-    pick(
-      "phase",
-      distinct(session.guards, (g) => g.phase),
-    ),
+    pick("cause", choices.cause),
+    pick("status", choices.status),
+    pick("compile", choices.compile),
+    pick("phase", choices.phase),
     text,
     h(
       "span",
@@ -300,7 +281,7 @@ export function guardsPane(session: Session, state: State, go: Go, host: Host = 
     ),
   );
   const summary = filter.compile ? compileSummary(session, filter.compile) : null;
-  return h("div", {}, filters, summary, virtualTable(session, rows, state, go, host));
+  return h("div", {}, filters, summary, guardsTable(session, rows, state, go, host));
 }
 
 /** What the filtered compile made of each input (its symbols), above its guards; said when it has none. */
@@ -318,7 +299,7 @@ function compileSummary(session: Session, compileId: string): HTMLElement {
   );
 }
 
-function virtualTable(session: Session, rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
+function guardsTable(session: Session, rows: Guard[], state: State, go: Go, host: Host): HTMLElement {
   const sortable = (key: SortKey, label: string) =>
     h(
       "th",
@@ -340,26 +321,7 @@ function virtualTable(session: Session, rows: Guard[], state: State, go: Go, hos
     sortable("phase", "phase"),
     h("th", { "data-col": "line" }, "user line"),
   );
-  const body = h("tbody");
-  const scroll = h("div", { class: "scroll" }, h("table", { class: "guards" }, h("thead", {}, head), body));
-  const draw = () => {
-    const [first, last] = visibleWindow(scroll.scrollTop, scroll.clientHeight || 480, ROW_HEIGHT, rows.length);
-    body.replaceChildren(
-      spacer(first * ROW_HEIGHT),
-      ...rows.slice(first, last).map((g) => guardRow(session, g, state, go, host)),
-      spacer((rows.length - last) * ROW_HEIGHT),
-    );
-  };
-  scroll.addEventListener("scroll", draw);
-  requestAnimationFrame(draw);
-  draw();
-  return scroll;
-}
-
-function spacer(height: number): HTMLElement {
-  const row = h("tr");
-  row.style.height = `${height}px`;
-  return row;
+  return virtualTable("guards", head, rows.length, (i) => guardRow(session, rows[i], state, go, host));
 }
 
 function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host): HTMLElement {
@@ -380,7 +342,7 @@ function guardRow(session: Session, g: Guard, state: State, go: Go, host: Host):
 }
 
 export function guardDetail(session: Session, id: string, go: Go, host: Host = {}): HTMLElement {
-  const g = session.guards.find((x) => x.id === id);
+  const g = guardOf(session, id);
   if (!g) return h("div", { class: "muted" }, `no guard ${id}`);
   const note = compilerGuardNote(g);
   const stack = (frames: Frame[]) =>
@@ -493,13 +455,10 @@ export function whyPane(session: Session, state: State, go: Go, host: Host = {})
   const others = explained
     .slice(0, -1)
     .map((e) =>
-      h(
-        "details",
-        { class: "other-frame" },
-        h("summary", {}, `also in ${frameLabel(session, e.compile_id)}`),
+      folded({ class: "other-frame" }, [`also in ${frameLabel(session, e.compile_id)}`], () => [
         stepList(e.steps, go, host),
         fixesView(e.fixes),
-      ),
+      ]),
     );
   return h(
     "div",
@@ -554,23 +513,28 @@ export function kernelsPane(session: Session): HTMLElement {
       ),
     );
   }
-  for (const k of session.kernels) root.appendChild(kernel(k));
+  appendInParts(
+    root,
+    session.kernels,
+    (k) => [kernel(k)],
+    () => 1,
+    FIRST_KERNELS,
+  );
   return root;
 }
 
+/** Kernels drawn before the kernels tab's first paint; the others while the browser is idle. */
+const FIRST_KERNELS = 100;
+
+/** A kernel folded: its summary now, its code (thousands of spans in all) when first opened. */
 function kernel(k: Kernel): HTMLElement {
   const args = k.size_args.map((a) => `${a.param} = ${a.expr} (${a.sources.join(", ")})`).join("; ");
-  return h(
-    "details",
-    {},
-    h("summary", {}, `${k.compile_id} ${k.graph} ${k.name}  `, h("span", { class: "muted" }, args)),
-    h(
-      "p",
-      {},
-      `computes: ${k.nodes.join(", ")}; literals: ${k.literals.map((l) => `${l.value} (${l.kind})`).join(", ")}`,
-    ),
+  const literals = k.literals.map((l) => `${l.value} (${l.kind})`).join(", ");
+  const summary = [`${k.compile_id} ${k.graph} ${k.name}  `, h("span", { class: "muted" }, args)];
+  return folded({}, summary, () => [
+    h("p", {}, `computes: ${k.nodes.join(", ")}; literals: ${literals}`),
     highlighted(k.source),
-  );
+  ]);
 }
 
 function highlighted(source: string): HTMLElement {
@@ -584,7 +548,7 @@ function highlighted(source: string): HTMLElement {
 }
 
 export function sizesPane(session: Session): HTMLElement {
-  const sweeps = session.sweeps as unknown as SweepData[];
+  const sweeps = session.sweeps.map(readSweep);
   if (!sweeps.length) return h("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
   const root = h("div");
   for (const sweep of sweeps) {

@@ -20,6 +20,7 @@ export const STYLES = `
 .sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
 .sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }
 .sd tr.row { cursor: pointer; height: 24px; }
+.sd .scroll tr.expected { height: 24px; }
 .sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }
 .sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }
 .sd .compile-summary ul { margin: 4px 0 8px; }

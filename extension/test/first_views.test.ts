@@ -102,6 +102,14 @@ describe("a guard the compiler added", () => {
     expect(compilerGuardNote(guard("backward"))).toContain("backward graph");
   });
 
+  it("says a guard a compile cache replayed has no user line, whatever its cause", () => {
+    for (const cause of ["inductor", "user_branch"] as const) {
+      const cached = { ...guard(cause), origin: "cache" } as Guard;
+      expect(compilerGuardNote(cached)).toMatch(/^from cache: no user line /);
+      expect(nodeText(cached)).toBeNull();
+    }
+  });
+
   it("leaves Dynamo's guards as they were", () => {
     expect(compilerGuardNote(guard("user_branch"))).toBeNull();
     expect(nodeText(guard("user_branch"))).toBe("no FX node (control flow, RETURN_VALUE)");

@@ -298,6 +298,7 @@ function packed(doc: Session): Wire {
     user_stack: g.user_stack.map(() => 0),
     framework_stack: [],
   }));
+  const text_lists = chained(copy);
   const tables = ["compiles", "guards", "symbols", "recompiles", "explanations"];
   for (const key of tables) {
     const records = copy[key] as Record<string, unknown>[];
@@ -305,7 +306,28 @@ function packed(doc: Session): Wire {
     copy[key] = { columns, rows: records.map((r) => columns.map((c) => r[c])) };
   }
   const frames: [string, number, string, string][] = [[frame.filename, frame.lineno, frame.name, frame.line]];
-  return { packed: 4, redacted: false, frames, fixes: texts, fix_objects: objects, tables, session: copy };
+  return { packed: 5, redacted: false, frames, fixes: texts, fix_objects: objects, text_lists, tables, session: copy };
+}
+
+/** Recompile reasons as chains of cells [text, rest], equal cells once (renderers/text_lists.py). */
+function chained(copy: Record<string, unknown>): Wire["text_lists"] {
+  const lists: Wire["text_lists"] = { texts: [], cells: [] };
+  const cell = (text: number, rest: number) => {
+    const found = lists.cells.findIndex(([t, r]) => t === text && r === rest);
+    return found >= 0 ? found : lists.cells.push([text, rest]) - 1;
+  };
+  const text = (t: string) => (lists.texts.includes(t) ? lists.texts.indexOf(t) : lists.texts.push(t) - 1);
+  const fields: Record<string, string[]> = {
+    compiles: ["recompile_reasons"],
+    recompiles: ["reasons", "failed_entries"],
+  };
+  for (const [key, names] of Object.entries(fields)) {
+    for (const record of (copy[key] ?? []) as Record<string, unknown>[]) {
+      for (const name of names)
+        record[name] = (record[name] as string[]).reduceRight((rest, t) => cell(text(t), rest), -1);
+    }
+  }
+  return lists;
 }
 
 describe("the wire", () => {
@@ -324,6 +346,20 @@ describe("the wire", () => {
     const restored = unpack(wire);
     expect(restored.guards.map((g) => g.fixes)).toEqual([[cond], [cond], [cond]]);
     expect(restored.recompiles[0].fixes).toEqual([cond]);
+  });
+  it("restores recompile reasons from shared chains", () => {
+    const wire = packed(session);
+    wire.text_lists = {
+      texts: ["0/1: n == 1", "0/0: n == 0"],
+      cells: [
+        [1, -1],
+        [0, 0],
+      ],
+    };
+    const recompiles = wire.session.recompiles as { columns: string[]; rows: unknown[][] };
+    const at = recompiles.columns.indexOf("reasons");
+    recompiles.rows[0][at] = 1;
+    expect(unpack(wire).recompiles[0].reasons).toEqual(["0/1: n == 1", "0/0: n == 0"]);
   });
   it("passes a plain session document through", () => {
     expect(unpack(session)).toBe(session);

@@ -7,11 +7,17 @@ function e(e, n = {}, ...r) {
 function t(e, t) {
 	for (let n of t) n != null && n !== !1 && e.appendChild(typeof n == "string" || typeof n == "number" ? document.createTextNode(String(n)) : n);
 }
-function n(e) {
+function n(n, r, i) {
+	let a = e("details", n, e("summary", {}, ...r)), o = () => {
+		a.removeEventListener("toggle", o), t(a, i());
+	};
+	return a.addEventListener("toggle", o), a;
+}
+function r(e) {
 	for (; e.firstChild;) e.removeChild(e.firstChild);
 	return e;
 }
-function r(e, t, n, r, i = (e) => e) {
+function i(e, t, n, r, i = (e) => e) {
 	let a = document.createElement("select");
 	a.setAttribute("aria-label", n);
 	for (let t of ["", ...e]) {
@@ -20,17 +26,17 @@ function r(e, t, n, r, i = (e) => e) {
 	}
 	return a.value = t, a.addEventListener("change", () => r(a.value)), a;
 }
-function i(e) {
+function a(e) {
 	return e.documentElement.hasAttribute("data-symdebug-opens-frames");
 }
-function a(e, t) {
+function o(e, t) {
 	e.dispatchEvent(new CustomEvent("symdebug-open-frame", {
 		detail: t,
 		bubbles: !0
 	}));
 }
 // src/model.ts
-var o = [
+var s = [
 	"guards",
 	"symbols",
 	"specializations",
@@ -38,14 +44,18 @@ var o = [
 	"explanations",
 	"graph_breaks"
 ];
-function s(e) {
+function c(e) {
 	if (!("packed" in e)) return e;
 	let t = { ...e.session };
-	for (let n of e.tables) t[n] = d(t[n]);
-	for (let n of o) t[n] = (t[n] ?? []).map((t) => ({
+	for (let n of e.tables) t[n] = m(t[n]);
+	for (let n of s) t[n] = (t[n] ?? []).map((t) => ({
 		...t,
 		...typeof t.fix == "number" ? { fix: e.fixes[t.fix] } : {},
 		fixes: t.fixes.map((t) => e.fix_objects[t])
+	}));
+	for (let [n, r] of Object.entries(l)) t[n] = (t[n] ?? []).map((t) => ({
+		...t,
+		...Object.fromEntries(r.map((n) => [n, u(t[n], e.text_lists)]))
 	}));
 	let n = e.frames.map(([e, t, n, r]) => ({
 		filename: e,
@@ -62,48 +72,73 @@ function s(e) {
 		guards: r
 	};
 }
-function c(e) {
+var l = {
+	compiles: ["recompile_reasons"],
+	recompiles: ["reasons", "failed_entries"]
+};
+function u(e, t) {
+	let n = [];
+	for (let r = e; r !== -1; r = t.cells[r][1]) n.push(t.texts[t.cells[r][0]]);
+	return n;
+}
+function d(e) {
 	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
 }
-function l(e) {
+function f(e) {
 	let t = e.replace(/\n$/, "").split("\n"), n = !t.some((e) => e.startsWith("@@"));
 	return t.map((e) => (e.startsWith("@@") && (n = !0), {
-		kind: u(e, n),
+		kind: p(e, n),
 		text: e
 	}));
 }
-function u(e, t) {
+function p(e, t) {
 	return e.startsWith("@@") ? "hunk" : t ? e.startsWith("+") ? "add" : e.startsWith("-") ? "del" : "context" : "file";
 }
-function d(e) {
-	return e.rows.map((t) => Object.fromEntries(e.columns.map((e, n) => [e, t[n]])));
+function m(e) {
+	let { columns: t, rows: n } = e;
+	return n.map((e) => {
+		let n = {};
+		for (let r = 0; r < t.length; r++) n[t[r]] = e[r];
+		return n;
+	});
 }
-function f(e, t) {
+function h(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || p(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || _(e).includes(n)));
 }
-function p(e) {
-	let t = e.user_stack[e.user_stack.length - 1], n = t ? `${t.filename}:${t.lineno} ${t.line}` : "";
-	return [
+var g = /* @__PURE__ */ new WeakMap();
+function _(e) {
+	let t = g.get(e);
+	if (t !== void 0) return t;
+	let n = e.user_stack[e.user_stack.length - 1], r = n ? `${n.filename}:${n.lineno} ${n.line}` : "", i = [
 		e.expr,
 		e.user_expr ?? "",
 		e.fx_node ?? "",
 		e.sources.join(" "),
-		n
+		r
 	].join(" ").toLowerCase();
+	return g.set(e, i), i;
 }
-function m(e, t, n = !1) {
-	let r = n ? -1 : 1;
-	return [...e].sort((e, n) => r * g(e[t], n[t]));
+function v(e, t, n = !1) {
+	let r = x(e, (e) => e[t]), i = /* @__PURE__ */ new Map();
+	for (let e = 0; e < r.length; e++) {
+		let t = e > 0 && b(r[e - 1], r[e]) === 0;
+		i.set(r[e], t ? i.get(r[e - 1]) ?? e : e);
+	}
+	let a = n ? -1 : 1;
+	return e.map((e) => ({
+		g: e,
+		r: i.get(e[t]) ?? 0
+	})).sort((e, t) => a * (e.r - t.r)).map(({ g: e }) => e);
 }
-var h = new Intl.Collator(void 0, { numeric: !0 });
-function g(e, t) {
-	return h.compare(e, t);
+var y = new Intl.Collator(void 0, { numeric: !0 });
+function b(e, t) {
+	return y.compare(e, t);
 }
-function _(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => g(e, t));
+function x(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => b(e, t));
 }
-function v(e) {
+function ee(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -117,22 +152,22 @@ function v(e) {
 	}
 	return [...t.values()];
 }
-function y(e) {
-	return _(e.explanations, (e) => e.source);
+function te(e) {
+	return x(e.explanations, (e) => e.source);
 }
-function b(e, t) {
-	return e.explanations.filter((e) => e.source === t);
-}
-function x(e, t) {
-	return b(e, t).at(-1);
+function ne(e, t) {
+	return k(e.explanations, "source", [t]);
 }
 function S(e, t) {
-	let n = e.compiles.find((e) => e.compile_id === t);
+	return ne(e, t).at(-1);
+}
+function C(e, t) {
+	let n = k(e.compiles, "compile_id", [t])[0];
 	if (!n) return `compile ${t}`;
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
 	return `${n.callee?.qualname || n.name} (frame ${n.frame_id}${r}${i})`;
 }
-function ee(e) {
+function re(e) {
 	let t = /* @__PURE__ */ new Map(), n = /* @__PURE__ */ new Map();
 	for (let r of e.compiles) {
 		let e = t.get(r.name) ?? [];
@@ -143,65 +178,85 @@ function ee(e) {
 		label: t
 	}] : [...r].sort((e, t) => t - e).map((t) => ({
 		value: String(t),
-		label: S(e, n.get(t) ?? "")
+		label: C(e, n.get(t) ?? "")
 	})));
 }
-function te(e) {
+function ie(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function C(e) {
+function w(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function ne(e, t, n, r, i = 10) {
+function ae(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function re(e, t) {
+function oe(e, t) {
 	return t && t !== e ? `${t} (${e})` : e;
 }
-function w(e) {
-	return e.sources.map((t, n) => re(t, e.user_names?.[n])).join(", ");
+function T(e) {
+	return e.sources.map((t, n) => oe(t, e.user_names?.[n])).join(", ");
 }
-function ie(e) {
+function se(e) {
 	return e.user_expr && e.user_expr !== e.expr ? `${e.user_expr}  (torch: ${e.expr})` : e.expr;
 }
-var ae = /* @__PURE__ */ new WeakMap();
-function T(e, t, n) {
-	let r = ae.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), ae.set(e, r)), r.get(n);
-}
-function E(e, t) {
-	return t === null ? void 0 : T(e.guards, (e) => e.id, t);
-}
-function oe(e, t, n) {
-	return T(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
-}
-function se(e, t) {
-	return t === null ? void 0 : T(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+var ce = /* @__PURE__ */ new WeakMap();
+function E(e, t, n) {
+	let r = ce.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), ce.set(e, r)), r.get(n);
 }
 function D(e, t) {
-	return t.symbols.map((n) => {
-		let r = oe(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${w(r)}` : n;
-	});
+	return t === null ? void 0 : E(e.guards, (e) => e.id, t);
 }
-function ce(e, t) {
-	return e.recompiles.filter((e) => t.has(e.compile_id));
-}
-function le(e) {
-	return _([...e.compiles, ...e.guards], (e) => e.compile_id);
+function le(e, t, n) {
+	return E(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
 function ue(e, t) {
+	return t === null ? void 0 : E(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+}
+function O(e, t) {
+	return t.symbols.map((n) => {
+		let r = le(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${T(r)}` : n;
+	});
+}
+function de(e, t) {
+	return k(e.recompiles, "compile_id", t);
+}
+function fe(e, t) {
+	return k(e.recompiles, "compile_id", [t])[0];
+}
+function pe(e, t) {
+	return k(e.graph_breaks ?? [], "compile_id", t);
+}
+var me = /* @__PURE__ */ new WeakMap();
+function k(e, t, n) {
+	let r = me.get(e) ?? /* @__PURE__ */ new Map();
+	me.set(e, r);
+	let i = r.get(t) ?? he(e, t);
+	return r.set(t, i), [...n].flatMap((e) => i.get(e) ?? []).sort((e, t) => e - t).map((t) => e[t]);
+}
+function he(e, t) {
+	let n = /* @__PURE__ */ new Map();
+	return e.forEach((e, r) => {
+		let i = n.get(e[t]);
+		i ? i.push(r) : n.set(e[t], [r]);
+	}), n;
+}
+function ge(e) {
+	return x([...e.compiles, ...e.guards], (e) => e.compile_id);
+}
+function _e(e, t) {
 	return e.symbols.filter((e) => e.compile_id === t && !e.expected);
 }
-function de(e) {
+function ve(e) {
 	let t = e.state === "dynamic" || e.state === "unbacked" ? e.name : String(e.hint ?? e.name);
-	return `${w(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
+	return `${T(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
 }
-function fe(e) {
+function ye(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.explanations) {
 		let e = t.get(n.source) ?? /* @__PURE__ */ new Set();
@@ -209,44 +264,44 @@ function fe(e) {
 		t.set(n.source, e);
 	}
 	let n;
-	for (let r of y(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
+	for (let r of te(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
 	return n;
 }
 // src/sorting.ts
-function pe(e, t) {
-	return typeof e == "number" && typeof t == "number" ? e - t : g(String(e), String(t));
+function be(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : b(String(e), String(t));
 }
-function O(e, t, n) {
+function A(e, t, n) {
 	let r = e.map((e, t) => ({
 		item: e,
 		index: t
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * pe(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * be(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function k(e, t) {
+function j(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function A(e, t) {
+function M(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/words.ts
-function j(e, t) {
+function N(e, t) {
 	return `${e} ${t}${e === 1 ? "" : "s"}`;
 }
-function me(e) {
+function xe(e) {
 	return [
-		j(e.compiles.length, "compile"),
-		j(e.recompiles.length, "recompile"),
-		j(e.guards.length, "guard")
+		N(e.compiles.length, "compile"),
+		N(e.recompiles.length, "recompile"),
+		N(e.guards.length, "guard")
 	].join(", ");
 }
 // src/diffmodel.ts
-var he = [
+var Se = [
 	"title",
 	"filename",
 	"status",
@@ -255,24 +310,24 @@ var he = [
 	"change",
 	"regressed"
 ];
-function M(e) {
+function P(e) {
 	return e.regressions.length > 0;
 }
-function ge(e) {
+function Ce(e) {
 	let t = e.compiles_after - e.compiles_before;
 	return t > 0 ? `+${t}` : String(t);
 }
-function _e(e, t) {
+function we(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!M(e);
+		case "regressed": return +!!P(e);
 		default: return e[t];
 	}
 }
-function ve(e, t) {
-	return O(e, t, _e);
+function Te(e, t) {
+	return A(e, t, we);
 }
-var ye = [
+var Ee = [
 	[
 		"recompiles_added",
 		"recompile",
@@ -316,8 +371,8 @@ var ye = [
 		"graph breaks removed"
 	]
 ];
-function be(e) {
-	return ye.map(([t, n, r, i]) => ({
+function De(e) {
+	return Ee.map(([t, n, r, i]) => ({
 		list: t,
 		kind: n,
 		change: r,
@@ -325,46 +380,58 @@ function be(e) {
 		items: e[t] ?? []
 	})).filter((e) => e.items.length > 0);
 }
-function xe(e) {
+function Oe(e) {
 	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
 }
-function Se(e) {
+function ke(e) {
 	return [
-		j(e.compiles, "compile"),
-		j(e.recompiles, "recompile"),
-		j(e.graph_breaks, "graph break")
+		N(e.compiles, "compile"),
+		N(e.recompiles, "recompile"),
+		N(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function Ce(e) {
+function Ae(e) {
 	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 }
-function we(e) {
+function je(e) {
 	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
 }
-function Te(e) {
+function Me(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/chart.ts
-var Ee = "http://www.w3.org/2000/svg", N = 720, P = 300, F = 96, I = 36, L = 608, De = 212, R = "#cf222e", z = "#0969da", Oe = "#bc4c00", B = "#57606a", V = "#8c959f";
-function H(e, t, n) {
-	let r = document.createElementNS(Ee, e);
+function Ne(e) {
+	let t = (e) => Array.isArray(e) ? e : [], n = e.prediction_held, r = e.predicted_at_call;
+	return {
+		...typeof e.axis == "string" ? { axis: e.axis } : {},
+		x: t(e.x),
+		predicted: t(e.predicted),
+		actual: t(e.actual),
+		recompiled: t(e.recompiled),
+		...Array.isArray(n) ? { prediction_held: n } : {},
+		...Array.isArray(r) ? { predicted_at_call: r } : {}
+	};
+}
+var Pe = "http://www.w3.org/2000/svg", F = 720, Fe = 300, I = 96, L = 36, Ie = 608, Le = 212, R = "#cf222e", Re = "#0969da", ze = "#bc4c00", z = "#57606a", B = "#8c959f";
+function V(e, t, n) {
+	let r = document.createElementNS(Pe, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function U(e, ...t) {
-	let n = H("g", e);
+function H(e, ...t) {
+	let n = V("g", e);
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function ke(e) {
+function Be(e) {
 	let t = [
 		...e.predicted,
 		...e.predicted_at_call ?? [],
 		...e.actual
 	].filter((e) => !!e);
-	return [...new Set(t)].sort(g).concat("recompile");
+	return [...new Set(t)].sort(b).concat("recompile");
 }
-function Ae(e, t, n = 6) {
+function Ve(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -375,93 +442,93 @@ function Ae(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function je(e) {
+function He(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : L / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : Ie / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: Ae(n, r).map((e) => [i(e), String(e)])
+			ticks: Ve(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => F + (e + .5) / Math.max(t, 1) * L, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => I + (e + .5) / Math.max(t, 1) * Ie, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function Me(e) {
+function Ue(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function Ne(e, t) {
-	let n = e.ticks.map(([e, t]) => U({ class: "tick" }, H("line", {
+function We(e, t) {
+	let n = e.ticks.map(([e, t]) => H({ class: "tick" }, V("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: B
-	}), H("text", {
+		stroke: z
+	}), V("text", {
 		x: e,
 		y: 264,
 		"font-size": 11,
 		"text-anchor": "middle"
 	}, t)));
-	return U({ "data-axis": "x" }, H("line", {
-		x1: F,
+	return H({ "data-axis": "x" }, V("line", {
+		x1: I,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: B
-	}), ...n, H("text", {
+		stroke: z
+	}), ...n, V("text", {
 		x: 400,
 		y: 292,
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, t));
 }
-function Pe(e, t) {
-	let n = e.map((e) => U({ class: "tick" }, H("line", {
+function Ge(e, t) {
+	let n = e.map((e) => H({ class: "tick" }, V("line", {
 		x1: 92,
 		x2: 704,
 		y1: t(e),
 		y2: t(e),
 		stroke: "#eaeef2"
-	}), H("text", {
+	}), V("text", {
 		x: 88,
 		y: t(e) + 4,
 		"font-size": 11,
 		"text-anchor": "end"
 	}, e)));
-	return U({ "data-axis": "y" }, H("line", {
-		x1: F,
-		x2: F,
-		y1: I,
+	return H({ "data-axis": "y" }, V("line", {
+		x1: I,
+		x2: I,
+		y1: L,
 		y2: 248,
-		stroke: B
-	}), ...n, H("text", {
+		stroke: z
+	}), ...n, V("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function W(e, t, n = 4) {
-	return H("path", {
+function U(e, t, n = 4) {
+	return V("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: Oe,
+		stroke: ze,
 		"stroke-width": 1.5
 	});
 }
-function Fe() {
+function Ke() {
 	let e = [
-		[H("circle", {
+		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: z
+			stroke: Re
 		}), "predicted entry"],
-		[W(6, -4), "entry that served (re-run)"],
-		[H("line", {
+		[U(6, -4), "entry that served (re-run)"],
+		[V("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
@@ -469,13 +536,13 @@ function Fe() {
 			stroke: R,
 			"stroke-width": 2
 		}), "recompiled"],
-		[H("circle", {
+		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 2,
-			fill: V
+			fill: B
 		}), "predicted before the sweep"],
-		[H("circle", {
+		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 6,
@@ -489,85 +556,85 @@ function Fe() {
 		370,
 		548
 	];
-	return U({
+	return H({
 		"data-legend": "",
-		transform: `translate(${F} 16)`
-	}, ...e.map(([e, n], r) => U({ transform: `translate(${t[r]} 0)` }, e, H("text", {
+		transform: `translate(${I} 16)`
+	}, ...e.map(([e, n], r) => H({ transform: `translate(${t[r]} 0)` }, e, V("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function G(e, t) {
+function W(e, t) {
 	let n = e.predicted_at_call?.[t];
 	return e.prediction_held?.[t] !== void 0 && e.prediction_held?.[t] !== null && n !== void 0 ? n : e.predicted[t];
 }
-function Ie(e, t) {
+function G(e, t) {
 	let n = e.predicted[t];
-	return n === G(e, t) ? void 0 : n;
+	return n === W(e, t) ? void 0 : n;
 }
-function Le(e, t) {
+function K(e, t) {
 	return e.prediction_held?.[t] === !1;
 }
-function Re(e, t) {
-	let n = G(e, t) ?? "a recompile", r = Ie(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = Le(e, t) ? "; prediction missed" : "";
+function qe(e, t) {
+	let n = W(e, t) ?? "a recompile", r = G(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = K(e, t) ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}${i}; ${o}${s}${c}`;
 }
-function ze() {
-	return U({
+function Je() {
+	return H({
 		"data-tooltip": "",
 		visibility: "hidden",
 		"pointer-events": "none"
-	}, H("rect", {
+	}, V("rect", {
 		rx: 4,
 		fill: "#1f2328",
 		"fill-opacity": .9,
 		height: 22
-	}), H("text", {
+	}), V("text", {
 		"font-size": 11,
 		fill: "white",
 		x: 6,
 		y: 15
 	}));
 }
-function Be(e, t, n, r) {
+function Ye(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), N - o);
+	let s = Math.min(Math.max(n - o / 2, 0), F - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function Ve(e, t, n, r) {
-	let i = U({
+function Xe(e, t, n, r) {
+	let i = H({
 		class: "point",
 		"data-point": t
 	});
-	e.recompiled[t] && i.appendChild(H("line", {
+	e.recompiled[t] && i.appendChild(V("line", {
 		x1: n,
 		x2: n,
-		y1: I,
+		y1: L,
 		y2: 248,
 		stroke: R,
 		"stroke-opacity": .4
 	}));
-	let a = Ie(e, t);
-	a !== void 0 && i.appendChild(H("circle", {
+	let a = G(e, t);
+	a !== void 0 && i.appendChild(V("circle", {
 		cx: n,
 		cy: r(a),
 		r: 2,
-		fill: V,
+		fill: B,
 		"data-earlier": ""
 	}));
-	let o = r(G(e, t));
-	i.appendChild(H("circle", {
+	let o = r(W(e, t));
+	i.appendChild(V("circle", {
 		cx: n,
 		cy: o,
 		r: 4,
 		fill: "none",
-		stroke: z,
+		stroke: Re,
 		"data-predicted": ""
-	})), Le(e, t) && i.appendChild(H("circle", {
+	})), K(e, t) && i.appendChild(V("circle", {
 		cx: n,
 		cy: o,
 		r: 7,
@@ -576,43 +643,98 @@ function Ve(e, t, n, r) {
 		"data-missed": ""
 	}));
 	let s = e.actual[t];
-	s != null && i.appendChild(W(n, r(s)));
-	let c = H("rect", {
+	s != null && i.appendChild(U(n, r(s)));
+	let c = V("rect", {
 		x: n - 6,
-		y: I,
+		y: L,
 		width: 12,
-		height: De,
+		height: Le,
 		fill: "transparent"
 	});
-	return c.appendChild(H("title", {}, Re(e, t))), i.appendChild(c), i;
+	return c.appendChild(V("title", {}, qe(e, t))), i.appendChild(c), i;
 }
-function He(e) {
-	let t = ke(e), n = Me(t), r = je(e), i = H("svg", {
-		width: N,
-		height: P,
-		viewBox: `0 0 ${N} ${P}`,
+function Ze(e) {
+	let t = Be(e), n = Ue(t), r = He(e), i = V("svg", {
+		width: F,
+		height: Fe,
+		viewBox: `0 0 ${F} ${Fe}`,
 		"data-chart": "sweep"
 	});
-	i.append(Ne(r, e.axis ?? "point"), Pe(t, n), Fe());
-	let a = ze();
+	i.append(We(r, e.axis ?? "point"), Ge(t, n), Ke());
+	let a = Je();
 	return e.x.forEach((t, o) => {
-		let s = Ve(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => Be(a, Re(e, o), r.at(o), n(G(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = Xe(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => Ye(a, qe(e, o), r.at(o), n(W(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/compiler_guards.ts
-var Ue = {
+var Qe = {
 	backward: "a guard the compiler added while building the backward graph (no line of yours): it matters only if a call's size breaks it, then the frame recompiles",
 	inductor: "a guard the compiler added while lowering the graph to kernels (Inductor; no line of yours): it matters only if a call's size breaks it, then the frame recompiles"
-};
-function We(e) {
-	return Ue[e.cause] ?? null;
+}, $e = "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
+function et(e) {
+	return e.origin === "cache" ? $e : Qe[e.cause] ?? null;
 }
-function Ge(e) {
-	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : We(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
+function tt(e) {
+	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : et(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
+}
+// src/guardrows.ts
+var nt = /* @__PURE__ */ new WeakMap(), rt = /* @__PURE__ */ new WeakMap();
+function it(e, t, n) {
+	let r = nt.get(e) ?? /* @__PURE__ */ new Map();
+	nt.set(e, r);
+	let i = `${t} ${n}`, a = r.get(i) ?? v(e, t, n);
+	return r.set(i, a), a;
+}
+function at(e, t, n, r) {
+	return h(it(e.guards, n, r), t);
+}
+function ot(e) {
+	let t = rt.get(e);
+	if (t) return t;
+	let n = {
+		cause: x(e.guards, (e) => e.cause),
+		status: x(e.guards, (e) => e.status),
+		compile: ge(e),
+		phase: x(e.guards, (e) => e.phase)
+	};
+	return rt.set(e, n), n;
+}
+// src/parts.ts
+var st = 2, ct = 100, lt = 10;
+function ut(e, t, n, r, i) {
+	let a = 0;
+	for (let o = 0; a < t.length && (a === 0 || o < i); a++) o += r(t[a]), e.append(...n(t[a]));
+	let o = !1, s = (r) => {
+		if (o ||= e.isConnected, o && !e.isConnected) return;
+		let i = performance.now() + Math.max(r.timeRemaining() - st, lt), c = document.createDocumentFragment();
+		do
+			c.append(...n(t[a++]));
+		while (a < t.length && performance.now() < i);
+		e.append(c), a < t.length && dt(s);
+	};
+	a < t.length && dt(s);
+}
+function dt(e) {
+	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: ct }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
+}
+function ft(t, n, r, i, a = 0) {
+	let o = e("tbody"), s = e("div", { class: "scroll" }, e("table", { class: t }, e("thead", {}, n), o));
+	if (r <= a) return o.append(...Array.from({ length: r }, (e, t) => i(t))), s;
+	let c = "", l = () => {
+		let [e, t] = ae(s.scrollTop, s.clientHeight || 480, 24, r);
+		if (`${e}:${t}` === c) return;
+		c = `${e}:${t}`;
+		let n = Array.from({ length: t - e }, (t, n) => i(e + n));
+		o.replaceChildren(pt(e * 24), ...n, pt((r - t) * 24));
+	};
+	return s.addEventListener("scroll", l), requestAnimationFrame(l), l(), s;
+}
+function pt(t) {
+	let n = e("tr", { class: "spacer" });
+	return n.style.height = `${t}px`, n;
 }
 // src/panes.ts
-var K = 24;
 function q(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
@@ -624,70 +746,78 @@ function q(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function Ke(t, n, r = {}) {
+var mt = 100;
+function ht(t, n, r = {}) {
 	let i = e("div");
-	for (let a of v(t)) {
-		let o = {
-			filename: a.filename,
-			lineno: a.lineno,
-			name: a.name,
-			line: ""
-		}, s = a.compiles[0]?.kind === "export", c = s ? `torch.export.${a.name}` : `frame ${a.name}`;
-		i.appendChild(e("h3", {}, `${c}  `, e("span", { class: "muted" }, q(o, r))));
-		let l = e("div", { class: "timeline" });
-		a.compiles.forEach((r, i) => {
-			let a = t.recompiles.find((e) => e.compile_id === r.compile_id);
-			i > 0 && l.appendChild(e("span", {
-				class: "arrow",
-				title: a?.reasons.join("\n") ?? ""
-			}, `→ ${a ? a.cause : ""} →`));
-			let o = `${r.compile_id}${r.status === "ok" ? "" : ` (${r.status})`}`;
-			l.appendChild(e("span", {
-				class: `compile ${r.status}`,
-				"data-compile": r.compile_id,
-				onclick: () => n({
-					pane: "guards",
-					filter: { compile: r.compile_id },
-					guard: void 0
-				})
-			}, o));
-		}), i.appendChild(l);
-		for (let t of a.compiles.filter((e) => s && e.fail_reason)) i.appendChild(e("pre", { class: "export-error" }, t.fail_reason ?? ""));
-		let u = new Set(a.compiles.map((e) => e.compile_id));
-		for (let e of ce(t, u)) i.appendChild(qe(t, e, n, r));
-		for (let e of (t.graph_breaks ?? []).filter((e) => u.has(e.compile_id))) i.appendChild(Ze(e, r));
-	}
-	return i;
+	return ut(i, ee(t), (e) => gt(t, e, n, r), (e) => e.compiles.length, mt), i;
 }
-function qe(t, n, r, i = {}) {
+function gt(t, n, r, i) {
+	let a = {
+		filename: n.filename,
+		lineno: n.lineno,
+		name: n.name,
+		line: ""
+	}, o = n.compiles[0]?.kind === "export", s = o ? `torch.export.${n.name}` : `frame ${n.name}`, c = new Set(n.compiles.map((e) => e.compile_id));
+	return [
+		e("h3", {}, `${s}  `, e("span", { class: "muted" }, q(a, i))),
+		_t(t, n, r),
+		...n.compiles.filter((e) => o && e.fail_reason).map((t) => e("pre", { class: "export-error" }, t.fail_reason ?? "")),
+		...de(t, c).map((e) => vt(t, e, r, i)),
+		...pe(t, c).map((e) => St(e, i))
+	];
+}
+function _t(t, n, r) {
+	let i = e("div", { class: "timeline" });
+	return n.compiles.forEach((n, a) => {
+		let o = fe(t, n.compile_id);
+		if (a > 0) {
+			let t = o?.reasons.join("\n") ?? "";
+			i.appendChild(e("span", {
+				class: "arrow",
+				title: t
+			}, `→ ${o ? o.cause : ""} →`));
+		}
+		let s = `${n.compile_id}${n.status === "ok" ? "" : ` (${n.status})`}`;
+		i.appendChild(e("span", {
+			class: `compile ${n.status}`,
+			"data-compile": n.compile_id,
+			onclick: () => r({
+				pane: "guards",
+				filter: { compile: n.compile_id },
+				guard: void 0
+			})
+		}, s));
+	}), i;
+}
+function vt(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Ye(t, n, r, i), ...Je(t, n, i), X(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), bt(t, n, r, i), ...yt(t, n, i), Y(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Je(t, n, r) {
-	let i = n.user_frame, a = E(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
+function yt(t, n, r) {
+	let i = n.user_frame, a = D(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
 	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
 	let s = e("div", { class: "recompile-line" }, "line: ", q(i, r));
 	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function Ye(n, r, i, a) {
-	let o = r.sources.map((e, t) => re(e, r.user_names?.[t] || x(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = E(n, r.guard), l = se(n, r.specialization);
-	return c ? t(s, Xe(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+function bt(n, r, i, a) {
+	let o = r.sources.map((e, t) => oe(e, r.user_names?.[t] || S(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = D(n, r.guard), l = ue(n, r.specialization);
+	return c ? t(s, xt(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function Xe(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = D(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function xt(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = O(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
 			pane: "guards",
 			guard: n.id
 		})
-	}, ...Y(n))];
+	}, ...J(n))];
 	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function Ze(t, n = {}) {
+function St(t, n = {}) {
 	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, q(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
@@ -697,31 +827,21 @@ function Ze(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let s = X(t.fixes);
+	let s = Y(t.fixes);
 	return s && o.appendChild(s), o;
 }
-function Qe(e) {
+function Ct(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function $e(t) {
-	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
+function wt(t) {
+	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => () => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-function et(t, n) {
-	let r = e("tbody");
-	for (let i of t.symbols.filter((e) => !e.expected)) {
-		let t = i.range ? `[${i.range[0]}, ${i.range[1]}]` : "";
-		r.appendChild(e("tr", {
-			class: "row",
-			onclick: () => n({
-				pane: "why",
-				source: i.sources[0]
-			})
-		}, e("td", {}, i.compile_id), e("td", {}, i.name), e("td", {}, w(i)), e("td", {}, Qe(i)), e("td", {}, i.hint ?? ""), e("td", {}, t), e("td", {}, i.state), e("td", {}, i.cause ? e("span", { class: `cause ${i.cause}` }, i.cause) : "")));
-	}
-	for (let e of $e(t)) r.appendChild(e);
-	return e("table", {}, e("thead", {}, e("tr", {}, ...[
+var Tt = 500;
+function Et(t, n) {
+	let r = t.symbols.filter((e) => !e.expected), i = wt(t), a = (e) => e < r.length ? Dt(r[e], n) : i[e - r.length]();
+	return ft("symbols", e("tr", {}, ...[
 		"compile",
 		"symbol",
 		"sources",
@@ -730,124 +850,127 @@ function et(t, n) {
 		"range",
 		"state",
 		"cause"
-	].map((t) => e("th", {}, t)))), r);
+	].map((t) => e("th", {}, t))), r.length + i.length, a, Tt);
 }
-function tt(t, n, i, a = {}) {
-	let o = n.filter, s = (e, t) => r(t, o[e] ?? "", e, (t) => i({ filter: {
+function Dt(t, n) {
+	let r = t.range ? `[${t.range[0]}, ${t.range[1]}]` : "";
+	return e("tr", {
+		class: "row",
+		onclick: () => n({
+			pane: "why",
+			source: t.sources[0]
+		})
+	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, T(t)), e("td", {}, Ct(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
+}
+function Ot(t, n, r, a = {}) {
+	let o = n.filter, s = (e, t) => i(t, o[e] ?? "", e, (t) => r({ filter: {
 		...o,
 		[e]: t || void 0
 	} })), c = document.createElement("input");
-	c.placeholder = "search expr, node, source, line", c.value = o.text ?? "", c.addEventListener("change", () => i({ filter: {
+	c.placeholder = "search expr, node, source, line", c.value = o.text ?? "", c.addEventListener("change", () => r({ filter: {
 		...o,
 		text: c.value || void 0
 	} }));
-	let l = m(f(t.guards, o), n.sort, n.descending);
-	return e("div", {}, e("div", { class: "filters" }, s("cause", _(t.guards, (e) => e.cause)), s("status", _(t.guards, (e) => e.status)), s("compile", le(t)), s("phase", _(t.guards, (e) => e.phase)), c, e("span", {
+	let l = at(t, o, n.sort, n.descending), u = ot(t);
+	return e("div", {}, e("div", { class: "filters" }, s("cause", u.cause), s("status", u.status), s("compile", u.compile), s("phase", u.phase), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${j(t.guards.length, "guard")}`)), o.compile ? nt(t, o.compile) : null, rt(t, l, n, i, a));
+	}, `${l.length} of ${N(t.guards.length, "guard")}`)), o.compile ? kt(t, o.compile) : null, At(t, l, n, r, a));
 }
-function nt(t, n) {
-	let r = ue(t, n), i = t.guards.some((e) => e.compile_id === n);
+function kt(t, n) {
+	let r = _e(t, n), i = t.guards.some((e) => e.compile_id === n);
 	return e("div", {
 		class: "compile-summary",
 		"data-compile-summary": n
-	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, de(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
+	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, ve(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
 		class: "muted",
 		"data-no-guards": ""
 	}, `${n} has no shape guard`));
 }
-function rt(t, n, r, i, a) {
+function At(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
 			sort: t,
 			descending: r.sort === t && !r.descending
 		})
-	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : "")), s = e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
+	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : ""));
+	return ft("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
-	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), c = e("tbody"), l = e("div", { class: "scroll" }, e("table", { class: "guards" }, e("thead", {}, s), c)), u = () => {
-		let [e, o] = ne(l.scrollTop, l.clientHeight || 480, K, n.length);
-		c.replaceChildren(J(e * K), ...n.slice(e, o).map((e) => it(t, e, r, i, a)), J((n.length - o) * K));
-	};
-	return l.addEventListener("scroll", u), requestAnimationFrame(u), u(), l;
+	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => jt(t, n[e], r, i, a));
 }
-function J(t) {
-	let n = e("tr");
-	return n.style.height = `${t}px`, n;
-}
-function it(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${_t(o.filename)}:${o.lineno}` : "", c = D(t, n).join("; ");
+function jt(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Gt(o.filename)}:${o.lineno}` : "", c = O(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
 		onclick: () => i({ guard: n.id })
 	}, e("td", {}, n.compile_id), e("td", {
-		title: ie(n),
+		title: se(n),
 		"data-expr": ""
-	}, ...Y(n)), e("td", {
+	}, ...J(n)), e("td", {
 		title: c,
 		"data-symbols": ""
 	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
 }
-function at(t, n, r, i = {}) {
-	let a = t.guards.find((e) => e.id === n);
+function Mt(t, n, r, i = {}) {
+	let a = D(t, n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = We(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
-	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...Y(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
+	let o = et(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...J(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), ot(a), o ? e("p", {
+	}) }, "")), Nt(a), o ? e("p", {
 		class: "compiler-note",
 		"data-compiler-note": a.cause
-	}, o) : null, st(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, X(a.fixes), e("p", { class: "muted" }, `link: ${C({
+	}, o) : null, Pt(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, Y(a.fixes), e("p", { class: "muted" }, `link: ${w({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function ot(t) {
-	let n = Ge(t), r = t.kernel ? `kernel ${t.kernel}` : "";
+function Nt(t) {
+	let n = tt(t), r = t.kernel ? `kernel ${t.kernel}` : "";
 	return !n && !r ? null : e("p", {}, [n, r].filter(Boolean).join("; "));
 }
-function Y(t) {
+function J(t) {
 	return !t.user_expr || t.user_expr === t.expr ? [t.expr] : [
 		e("span", { class: "user-expr" }, t.user_expr),
 		" ",
 		e("span", { class: "muted" }, `(torch: ${t.expr})`)
 	];
 }
-function st(t, n) {
+function Pt(t, n) {
 	if (!n.symbols.length) return null;
-	let r = D(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = O(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function ct(t) {
-	let n = c(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
+function Ft(t) {
+	let n = d(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? lt(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? It(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function lt(t) {
-	return e("pre", { class: "fix-diff" }, ...l(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
+function It(t) {
+	return e("pre", { class: "fix-diff" }, ...f(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function X(t, n = t.length) {
+function Y(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(ct)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(ct), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Ft)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Ft), a);
 }
-function ut(t, n, i, a = {}) {
-	let o = y(t), s = n.source ?? fe(t) ?? "", c = b(t, s), l = c.at(-1), u = c.slice(0, -1).map((n) => e("details", { class: "other-frame" }, e("summary", {}, `also in ${S(t, n.compile_id)}`), dt(n.steps, i, a), X(n.fixes)));
-	return e("div", {}, r(o, s, "source", (e) => i({ source: e }), (e) => {
-		let n = x(t, e)?.user_name;
+function Lt(t, r, a, o = {}) {
+	let s = te(t), c = r.source ?? ye(t) ?? "", l = ne(t, c), u = l.at(-1), d = l.slice(0, -1).map((e) => n({ class: "other-frame" }, [`also in ${C(t, e.compile_id)}`], () => [Rt(e.steps, a, o), Y(e.fixes)]));
+	return e("div", {}, i(s, c, "source", (e) => a({ source: e }), (e) => {
+		let n = S(t, e)?.user_name;
 		return n ? `${n} (${e})` : e;
-	}), l && c.length > 1 ? e("p", { class: "frame-of" }, `in ${S(t, l.compile_id)}`) : null, dt(l?.steps ?? [], i, a), X(l?.fixes ?? []), ...u);
+	}), u && l.length > 1 ? e("p", { class: "frame-of" }, `in ${C(t, u.compile_id)}`) : null, Rt(u?.steps ?? [], a, o), Y(u?.fixes ?? []), ...d);
 }
-function dt(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, ft(t, n, r))));
+function Rt(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, zt(t, n, r))));
 }
-function ft(t, n, r) {
+function zt(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -858,61 +981,61 @@ function ft(t, n, r) {
 		})
 	}, t.text);
 }
-function pt(t) {
+function Bt(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	for (let e of t.kernels) n.appendChild(mt(e));
-	return n;
+	return ut(n, t.kernels, (e) => [Ht(e)], () => 1, Vt), n;
 }
-function mt(t) {
-	let n = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; ");
-	return e("details", {}, e("summary", {}, `${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, n)), e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${t.literals.map((e) => `${e.value} (${e.kind})`).join(", ")}`), ht(t.source));
+var Vt = 100;
+function Ht(t) {
+	let r = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; "), i = t.literals.map((e) => `${e.value} (${e.kind})`).join(", ");
+	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Ut(t.source)]);
 }
-function ht(t) {
+function Ut(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function gt(t) {
-	let n = t.sweeps;
+function Wt(t) {
+	let n = t.sweeps.map(Ne);
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${j(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, He(t)));
+		r.appendChild(e("p", {}, `${i}; ${N(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Ze(t)));
 	}
 	return r;
 }
-function _t(e) {
+function Gt(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/diff.ts
-var vt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function yt(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [xt(n), St(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(Ct(t, n, r));
+var Kt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function qt(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [Yt(n), Xt(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(Zt(t, n, r));
 	});
 }
-function bt(t) {
+function Jt(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function xt(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), bt(t.regressed));
+function Yt(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Jt(t.regressed));
 }
-function St(t, n) {
+function Xt(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function Ct(n, r, i) {
+function Zt(n, r, i) {
 	let a = e("section", {
 		class: "run",
-		"data-run": Te(n),
+		"data-run": Me(n),
 		"data-regressed": String(n.regressed)
 	}), o = {
 		sort: {
@@ -921,7 +1044,7 @@ function Ct(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, wt(n, r, o, c, i));
+		a.replaceChildren(), t(a, Qt(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -930,27 +1053,27 @@ function Ct(n, r, i) {
 	};
 	return s(), a;
 }
-function wt(t, n, r, i, a) {
-	let o = t.frames.length ? [Dt(t.frames, r, i), kt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function Qt(t, n, r, i, a) {
+	let o = t.frames.length ? [tn(t.frames, r, i), rn(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, we(t), " ", bt(t.regressed)),
-		e("div", { class: "sides" }, Tt(t.before, "before"), Tt(t.after, "after")),
+		e("h2", {}, je(t), " ", Jt(t.regressed)),
+		e("div", { class: "sides" }, $t(t.before, "before"), $t(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		St(t.notes, `run ${n}`),
+		Xt(t.notes, `run ${n}`),
 		...o
 	];
 }
-function Tt(t, n) {
-	let r = Ce(t);
+function $t(t, n) {
+	let r = Ae(t);
 	return e("div", {
 		class: "side",
 		"data-side": n
-	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, Se(t)), r ? e("div", {
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, ke(t)), r ? e("div", {
 		class: "problems",
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var Et = {
+var en = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -959,15 +1082,15 @@ var Et = {
 	change: "change",
 	regressed: "regressed"
 };
-function Dt(t, n, r) {
-	let i = (e) => r({ sort: k(n.sort, e) }), a = e("tr", {}, ...he.map((t) => e("th", {
+function tn(t, n, r) {
+	let i = (e) => r({ sort: j(n.sort, e) }), a = e("tr", {}, ...Se.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, Et[t] + A(n.sort, t)))), o = ve(t, n.sort).map(({ item: e, index: t }) => Ot(e, t, n.selected === t, () => r({ selected: t })));
+	}, en[t] + M(n.sort, t)))), o = Te(t, n.sort).map(({ item: e, index: t }) => nn(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function Ot(t, n, r, i) {
-	let a = M(t), o = t.regressions.join("; ");
+function nn(t, n, r, i) {
+	let a = P(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -989,20 +1112,20 @@ function Ot(t, n, r, i) {
 	}, t.compiles_after), e("td", {
 		class: "count",
 		"data-col": "change"
-	}, ge(t)), e("td", {
+	}, Ce(t)), e("td", {
 		title: o,
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function kt(t, n, r) {
+function rn(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...At(i, r));
+	}, ...an(i, r));
 }
-function At(t, n) {
-	let r = be(t);
+function an(t, n) {
+	let r = De(t);
 	return [
 		e("h3", {}, t.title),
 		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
@@ -1010,18 +1133,18 @@ function At(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => jt(e, n)),
+		...r.map((e) => on(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function jt(t, n) {
+function on(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => Mt(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => sn(e, t.change, n)));
 }
-function Mt(t, n, r) {
-	let i = xe(t), a = t.line;
+function sn(t, n, r) {
+	let i = Oe(t), a = t.line;
 	return e("div", {
 		class: "item",
 		"data-item-kind": t.kind,
@@ -1035,7 +1158,7 @@ function Mt(t, n, r) {
 	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", q(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
 }
 // src/huntmodel.ts
-var Nt = [
+var cn = [
 	{
 		key: "input",
 		label: "input",
@@ -1077,66 +1200,66 @@ var Nt = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function Pt(e) {
+function X(e) {
 	return e.hunt ?? [];
 }
-function Ft(e) {
+function ln(e) {
 	return e.user_name || e.source;
 }
-function It(e) {
+function un(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function Lt(e) {
+function dn(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function Rt(e) {
+function fn(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function zt(e) {
+function pn(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function Bt(e, t) {
+function mn(e, t) {
 	switch (t) {
-		case "input": return Ft(e);
+		case "input": return ln(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return Lt(e);
+		case "evidence": return dn(e);
 		default: return e.note;
 	}
 }
-function Vt(e, t) {
-	return O(e, t, Bt);
+function hn(e, t) {
+	return A(e, t, mn);
 }
 // src/hunt.ts
-function Ht(t, n = {}) {
-	let r = Pt(t);
+function gn(t, n = {}) {
+	let r = X(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Ut(r, a, (e) => {
-			a = k(a, e), o();
+		i.replaceChildren(_n(r, a, (e) => {
+			a = j(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, zt(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, pn(r)), i);
 }
-function Ut(t, n, r, i) {
-	let a = e("tr", {}, ...Nt.map(({ key: t, label: i, hint: a }) => e("th", {
+function _n(t, n, r, i) {
+	let a = e("tr", {}, ...cn.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + A(n, t)))), o = Vt(t, n).map(({ item: e, index: t }) => Wt(e, t, i));
+	}, i + M(n, t)))), o = hn(t, n).map(({ item: e, index: t }) => vn(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function Wt(t, n, r) {
+function vn(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -1144,27 +1267,27 @@ function Wt(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, Ft(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, ln(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, Gt(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, yn(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, It(t)), e("td", { "data-col": "evidence" }, ...Kt(t, r)), e("td", {
+	}, un(t)), e("td", { "data-col": "evidence" }, ...bn(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function Gt(t) {
+function yn(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: Rt(t)
+		title: fn(t)
 	}, t.verdict);
 }
-function Kt(t, n) {
+function bn(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -1178,7 +1301,7 @@ function Kt(t, n) {
 	];
 }
 // src/styles.ts
-var qt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Jt = [
+var xn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Sn = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
@@ -1186,13 +1309,13 @@ var qt = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 function Z(e) {
 	return e.user_name || e.source;
 }
-function Yt(e) {
-	return _(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+function Cn(e) {
+	return x(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function Xt(e) {
-	return _(e.flatMap((e) => e.specializations), Z);
+function wn(e) {
+	return x(e.flatMap((e) => e.specializations), Z);
 }
-function Zt(e) {
+function Tn(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -1200,17 +1323,17 @@ function Zt(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...Jt.map(([e, t]) => ({
+		...Sn.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...Yt(e).map((e) => ({
+		...Cn(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...Xt(e).map((e) => ({
+		...wn(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -1222,17 +1345,17 @@ function Zt(e) {
 		}] : []
 	];
 }
-function Qt(e, t) {
+function En(e, t) {
 	return e.specializations.filter((e) => Z(e) === t);
 }
-function $t(e, t) {
-	let n = Qt(e, t);
+function Dn(e, t) {
+	let n = En(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(en).join("\n")
+		title: n.map(On).join("\n")
 	};
 }
-function en(e) {
+function On(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
 	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
@@ -1241,83 +1364,83 @@ function Q(e, t) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return $t(e, t.key.slice(4)).text;
+		case "dim": return Dn(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function tn(e, t) {
+function kn(e, t) {
 	let n = Q(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function nn(e, t) {
-	return O(e, t, tn);
+function An(e, t) {
+	return A(e, t, kn);
 }
-var rn = /^[^/?#]*:/, an = /[\u0000-\u001f\u007f]/;
-function on(e) {
-	return !e || an.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || rn.test(e) ? null : e;
+var jn = /^[^/?#]*:/, Mn = /[\u0000-\u001f\u007f]/;
+function Nn(e) {
+	return !e || Mn.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || jn.test(e) ? null : e;
 }
 // src/suite.ts
-var sn = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", cn = {
+var Pn = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Fn = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
 };
-function ln(t, n) {
+function In(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = Zt(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = Tn(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(dn(n.workloads, r, a, (e) => {
-			a = k(a, e), o();
+		i.replaceChildren(Rn(n.workloads, r, a, (e) => {
+			a = j(a, e), o();
 		}));
 	};
-	o(), t.append(un(n), i);
+	o(), t.append(Ln(n), i);
 }
-function un(t) {
+function Ln(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function dn(t, n, r, i) {
+function Rn(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: pn(t),
+		title: Bn(t),
 		onclick: () => i(t)
-	}, t.label + A(r, t)))), o = nn(t, r).map(({ item: e, index: t }) => mn(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, fn(n), a), e("tbody", {}, ...o));
+	}, t.label + M(r, t)))), o = An(t, r).map(({ item: e, index: t }) => Vn(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, zn(n), a), e("tbody", {}, ...o));
 }
-function fn(t) {
+function zn(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, cn[i]);
+		let o = e("th", { "data-group": i }, Fn[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function pn(e) {
+function Bn(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function mn(t, n, r) {
+function Vn(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => hn(t, e)));
+	}, ...r.map((e) => Hn(t, e)));
 }
-function hn(t, n) {
+function Hn(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, gn(t));
+		case "name": return e("td", { "data-col": n.key }, Un(t));
 		case "dim": {
-			let { text: r, title: i } = $t(t, n.key.slice(4));
+			let { text: r, title: i } = Dn(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
@@ -1341,14 +1464,14 @@ function hn(t, n) {
 		}, Q(t, n));
 	}
 }
-function gn(t) {
-	let n = on(t.report);
+function Un(t) {
+	let n = Nn(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var _n = [
+var Wn = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1357,8 +1480,8 @@ var _n = [
 	"sizes",
 	"hunt"
 ];
-function vn(e) {
-	let t = te(e), n = {
+function Gn(e) {
+	let t = ie(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -1376,74 +1499,74 @@ function vn(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : _n.includes(t.pane) ? {
+	} : Wn.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function yn(e, t, n = {}) {
-	"diff_version" in t ? yt($(e, vt), t, n) : "suite_version" in t ? ln($(e, sn), t) : bn($(e), t, n);
+function Kn(e, t, n = {}) {
+	"diff_version" in t ? qt($(e, Kt), t, n) : "suite_version" in t ? In($(e, Pn), t) : qn($(e), t, n);
 }
-function $(t, r = "") {
+function $(t, n = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = qt + r, n(t).append(a, i), i;
+	return a.textContent = xn + n, r(t).append(a, i), i;
 }
-function bn(t, n, r) {
-	let i = s(n), a = r.deepLinks ?? !0, o = vn(a && typeof location < "u" ? location.hash : ""), c = (e) => {
+function qn(t, n, r) {
+	let i = c(n), a = r.deepLinks ?? !0, o = Gn(a && typeof location < "u" ? location.hash : ""), s = (e) => {
 		o = {
 			...o,
 			...e
-		}, a && typeof history < "u" && history.replaceState(null, "", xn(o)), l();
+		}, a && typeof history < "u" && history.replaceState(null, "", Jn(o)), l();
 	}, l = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": o.pane
-		}, Cn(i, o, c, r));
-		t.replaceChildren(wn(i), Tn(i, o, c), e("div", { class: "main" }, n, Sn(i, o, c, r)));
+		}, Xn(i, o, s, r));
+		t.replaceChildren(Zn(i), Qn(i, o, s), e("div", { class: "main" }, n, Yn(i, o, s, r)));
 	};
 	l();
 }
-function xn(e) {
-	return e.pane === "guards" && e.guard ? C({
+function Jn(e) {
+	return e.pane === "guards" && e.guard ? w({
 		pane: "guard",
 		id: e.guard
-	}) : C({ pane: e.pane });
+	}) : w({ pane: e.pane });
 }
-function Sn(t, n, r, i) {
+function Yn(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, at(t, n.guard, r, i));
+	}, Mt(t, n.guard, r, i));
 }
-function Cn(e, t, n, r) {
+function Xn(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return et(e, n);
-		case "guards": return tt(e, t, n, r);
-		case "why": return ut(e, t, n, r);
-		case "kernels": return pt(e);
-		case "sizes": return gt(e);
-		case "hunt": return Ht(e, r);
-		default: return Ke(e, n, r);
+		case "symbols": return Et(e, n);
+		case "guards": return Ot(e, t, n, r);
+		case "why": return Lt(e, t, n, r);
+		case "kernels": return Bt(e);
+		case "sizes": return Wt(e);
+		case "hunt": return gn(e, r);
+		default: return ht(e, n, r);
 	}
 }
-function wn(t) {
+function Zn(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
-	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, me(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
+	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, xe(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function Tn(t, n, r) {
-	return e("nav", {}, ..._n.filter((e) => e !== "hunt" || Pt(t).length).map((t) => e("button", {
+function Qn(t, n, r) {
+	return e("nav", {}, ...Wn.filter((e) => e !== "hunt" || X(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function En(e, t) {
+function $n(e, t) {
 	let n = e;
-	for (let e of t) n = Dn(n, e);
+	for (let e of t) n = er(n, e);
 	return n;
 }
-function Dn(e, t) {
+function er(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1451,10 +1574,10 @@ function Dn(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-function On(e) {
-	if (i(e.ownerDocument)) return (t) => a(e, t);
+function tr(e) {
+	if (a(e.ownerDocument)) return (t) => o(e, t);
 }
-var kn = { render({ model: t, el: n }) {
+var nr = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1463,16 +1586,16 @@ var kn = { render({ model: t, el: n }) {
 		"data-error": ""
 	}), o = document.createElement("select");
 	o.setAttribute("aria-label", "frame");
-	let c = document.createElement("input");
-	c.setAttribute("aria-label", "sizes"), c.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", c.size = 48;
+	let s = document.createElement("input");
+	s.setAttribute("aria-label", "sizes"), s.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", s.size = 48;
 	let l = 0, u = (e) => {
 		l += 1, t.set("request", {
 			action: e,
 			frame: o.value,
-			args: c.value,
+			args: s.value,
 			id: l
 		}), t.save_changes();
-	}, d = e("div", { class: "controls" }, o, c, e("button", {
+	}, d = e("div", { class: "controls" }, o, s, e("button", {
 		"data-action": "predict",
 		onclick: () => u("predict")
 	}, "Predict"), e("button", {
@@ -1495,18 +1618,18 @@ var kn = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && h !== null) {
 			if (n.from !== g) return t.send({ type: "resend" });
-			h = En(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
+			h = $n(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
 		}
 	}, b = () => {
 		if (h === null) return;
 		n.dataset.revision = String(g), n.dataset.patches = String(_);
-		let e = s(h);
-		o.replaceChildren(...ee(e).map((e) => {
+		let e = c(h);
+		o.replaceChildren(...re(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), yn(r, e, {
+		})), Kn(r, e, {
 			deepLinks: !1,
-			openFrame: On(n)
+			openFrame: tr(n)
 		});
 	}, x = () => {
 		let e = t.get("results") ?? [];
@@ -1516,4 +1639,4 @@ var kn = { render({ model: t, el: n }) {
 		a.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(d, a, i, r), v(), x(), m();
 } };
-export { kn as default, On as frameOpener };
+export { nr as default, tr as frameOpener };

@@ -58,7 +58,8 @@ class LiveCapture:
         self.verdicts: Verdicts = {}
         #: The last hunt's rows (kept across rebuilds; every view shows them).
         self.hunt_rows: list[HuntRow] = []
-        self._disable_caches = disable_caches
+        #: Torch's compile caches off while capturing (the default): see :func:`capture`.
+        self.disable_caches = disable_caches
         self._kernel_provenance = kernel_provenance
         self._stack: ExitStack | None = None
         self._facts = Facts()
@@ -76,7 +77,7 @@ class LiveCapture:
         if self._stack is not None:
             raise RuntimeError("this capture is already running")
         stack = ExitStack()
-        if self._disable_caches:
+        if self.disable_caches:
             stack.enter_context(compile_caches_disabled())
         if self._kernel_provenance:  # the kernel -> node mapping (Inductor only)
             stack.enter_context(inductor_provenance_enabled())
@@ -218,8 +219,12 @@ def capture(
     Parameters
     ----------
     disable_caches
-        Turn torch's compile caches off while capturing (default).  A cache hit replays
-        guards without their provenance.
+        Turn torch's compile caches off while capturing (default), so that every compile is
+        traced afresh and each guard keeps its line.  The cost: a compile that would have
+        been warm runs cold (a warm Inductor compile took about 5x its CPU time under
+        capture; ``benchmarks/bench_warm_capture.py``).  With ``False`` a cache hit replays its
+        guards without their provenance: they are marked ``origin="cache"`` and every view
+        says "from cache: no user line".
     max_compiles
         Compiles kept (default 5,000): beyond it the oldest are dropped to bound memory in a
         long notebook; the summary says how many.

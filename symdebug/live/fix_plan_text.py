@@ -16,6 +16,9 @@ def _verdict(plan: FixPlan) -> str:
         note = f": {plan.outputs_note}" if plan.outputs_note else ""
         compared = ", same outputs" if plan.outputs_compared else f" (outputs not compared{note})"
         return f"verified by replay: fewer compiles, no new error{compared}"
+    if plan.outputs_note:  # say it: a plan that compared nothing is not the same verdict
+        note = f"outputs not compared: {plan.outputs_note}"
+        return f"no change tried removed a recompile without a new error ({note})"
     return "no change tried removed a recompile without a new error"
 
 

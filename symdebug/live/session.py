@@ -36,6 +36,15 @@ class LiveSession(Session):
         """All facts, current."""
         return self.live.facts()
 
+    def __repr__(self) -> str:
+        """The session's counts, and whether torch's compile caches were off (the default)."""
+        caches = (
+            "compile caches off (the default: every compile cold, each guard with its line)"
+            if self.live.disable_caches
+            else "compile caches on (a cache hit's guards have no user line)"
+        )
+        return f"{super().__repr__()[:-1]}; {caches}>"
+
     @property
     def capture_errors(self) -> int:
         """How many times the capture hook failed (each caught; the compile went on)."""

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import linecache
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
+from symdebug.model.source_text import source_line
 from symdebug.model.types import Frame
 from symdebug.model.values import posix_path
 
@@ -40,8 +40,8 @@ def to_frame(raw: Mapping[str, Any], strings: Mapping[int, str]) -> Frame:
         filename = strings.get(filename, f"<interned {filename}>")
     lineno = int(raw.get("line") or 0)
     line = raw.get("loc")
-    if not line:  # torch leaves it empty when its own line lookup failed; try once more
-        line = linecache.getline(str(filename), lineno).strip()
+    if not line:  # torch leaves it empty when its own line lookup failed; a live one retries
+        line = source_line(str(filename), lineno)
     return Frame(str(filename), lineno, str(raw.get("name", "")), str(line or ""))
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from symdebug.events import SHAPE_ENV, Event
+from symdebug.model.cache_hits import FROM_CACHE, replayed_events
 from symdebug.model.compile_events import CompileEvents
 from symdebug.model.export_builder import export_user_stack
 from symdebug.model.frames import is_torch_file
@@ -145,8 +146,12 @@ def build_guards(group: CompileEvents, reader: StackReader) -> list[Guard]:
     """Deduplicated guards of one compile, in the order torch added them."""
     compile_id = group.compile_id
     guards: dict[str, Guard] = {}
-    for event in _guard_events(group):
+    events = _guard_events(group)
+    replayed = replayed_events(group, events)
+    for event in events:
         guard = guard_from_event(event, compile_id, reader)
+        if replayed and id(event) in replayed:
+            guard.origin = FROM_CACHE  # no line of the user's: the cache stored expressions
         kept = guards.get(guard.expr)
         # The same expression can be evaluated first under suppressed guards (fake tensor
         # cache checks) and installed later by another op: the installed one is its provenance.

@@ -5,8 +5,9 @@ as Hugging Face's ``wrapper(self, *args, **kwargs)``, Dynamo names a module's in
 ``L['args'][0]``.  The log still says which object was called: the guard tree types the
 module (``L['fn'].__closure__[0].cell_contents`` for torch's wrapper, ``L['self']`` or
 ``L['args'][0]`` for a decorated ``forward``), and its class lies in a file the log names.
-The parameters of ``forward`` come from that file's source, when it can still be read;
-without it the frame is still titled ``Class.forward`` and the inputs keep Dynamo's names.
+The parameters of ``forward`` come from that file's source, read only in the live program
+(:mod:`symdebug.model.source_text`): a log's frame is still titled ``Class.forward``, and its
+inputs keep Dynamo's names, whatever files the reading machine holds.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import ast
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 from symdebug.model.own_code import is_own_code
+from symdebug.model.source_text import parsed_source, reads_source
 from symdebug.model.types import Callee, Frame
 from symdebug.model.values import posix_path
 
@@ -55,19 +56,14 @@ def _module_files(module: str, files: Iterable[str], start: list[Frame]) -> list
     return list(dict.fromkeys([*stack, *(f for f in files if is_own_code(Frame(f, 0, "")))]))
 
 
-@lru_cache(maxsize=64)
-def _parsed(filename: str) -> ast.Module | None:
-    """A source file's syntax tree (None when it cannot be read or parsed)."""
-    try:
-        return ast.parse(Path(filename).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return None
-
-
-@lru_cache(maxsize=64)
 def _classes(filename: str) -> dict[str, ast.ClassDef]:
-    """Every class of a source file by name."""
-    tree = _parsed(filename)
+    """Every class of a source file by name (none while a log is read)."""
+    return _classes_read(filename, reads_source())
+
+
+@lru_cache(maxsize=64)
+def _classes_read(filename: str, allowed: bool) -> dict[str, ast.ClassDef]:
+    tree = parsed_source(filename) if allowed else None
     nodes = ast.walk(tree) if tree is not None else ()
     return {node.name: node for node in nodes if isinstance(node, ast.ClassDef)}
 
@@ -78,13 +74,14 @@ def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
 
 
 @lru_cache(maxsize=64)
-def _qualnames(filename: str) -> dict[int, str]:
+def _qualnames(filename: str, allowed: bool) -> dict[int, str]:
     """Each function's qualified name by its first line (``Encoder.forward``, ``step``).
 
     As live capture says ``co_qualname``: without the functions enclosing a local one.
     """
     found: dict[int, str] = {}
-    pending: list[tuple[ast.AST, str]] = [(_parsed(filename) or ast.Module([], []), "")]
+    tree = parsed_source(filename) if allowed else None
+    pending: list[tuple[ast.AST, str]] = [(tree or ast.Module([], []), "")]
     while pending:
         node, prefix = pending.pop()
         for child in ast.iter_child_nodes(node):
@@ -98,7 +95,7 @@ def _qualnames(filename: str) -> dict[int, str]:
 
 def frame_qualname(filename: str, lineno: int) -> str | None:
     """The qualified name of the function defined at ``filename:lineno``, if readable."""
-    return _qualnames(filename).get(lineno) if filename and lineno else None
+    return _qualnames(filename, reads_source()).get(lineno) if filename and lineno else None
 
 
 def _method(classes: dict[str, ast.ClassDef], name: str, depth: int = 0) -> ast.FunctionDef | None:

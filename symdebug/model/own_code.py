@@ -3,7 +3,9 @@
 A guard's stack from a Hugging Face model lies entirely in ``transformers``: the line the
 user can change is where their own code called the compiled model.  A file is the user's
 own when it lies neither in torch, nor under ``site-packages``/``dist-packages``, nor in the
-standard library; a library is named by its top-level package (or module) there.
+standard library; a library is named by its top-level package (or module) there.  A full
+path's shape decides, never the files at it; only a path torch shortened past recognition
+(``transformers/x.py``) is looked up among the packages installed here.
 """
 
 from __future__ import annotations
@@ -19,6 +21,38 @@ from symdebug.model.types import Frame
 from symdebug.model.values import posix_path
 
 _PACKAGE_ROOTS = ("/site-packages/", "/dist-packages/")
+#: Torch's own top-level folders and modules, as a shortened path starts (``nn/...``); no
+#: generic name a user's project might use too (``utils``).
+_TORCH_FOLDERS = frozenset(
+    {
+        "_dynamo",
+        "_inductor",
+        "_functorch",
+        "_subclasses",
+        "_refs",
+        "_prims",
+        "_prims_common",
+        "_decomp",
+        "_export",
+        "_higher_order_ops",
+        "_library",
+        "_logging",
+        "_guards.py",
+        "_ops.py",
+        "_tensor.py",
+        "_meta_registrations.py",
+        "nn",
+        "fx",
+        "autograd",
+        "distributed",
+        "optim",
+        "amp",
+        "export",
+        "compiler",
+        "functional.py",
+        "overrides.py",
+    }
+)
 
 
 @lru_cache(maxsize=8192)
@@ -38,19 +72,29 @@ def library_of(filename: str) -> str | None:
 
 
 def _short_library(path: str) -> str | None:
-    """The package of a path torch shortened (``transformers/cache_utils.py``).
+    """The package of a path torch shortened (``transformers/cache_utils.py``), else None.
 
-    ``nn/modules/linear.py`` is torch's own.  None when no installed package has the file.
+    Torch shortens a path by its common prefix with torch's folder, and a log's reader
+    resolves what the log names in full (:meth:`FrameReader.full_path`).  What is left is
+    torch's when it starts in one of torch's own folders; else a package's when one installed
+    here has the file (torch's shortening loses where it was: ``src/model.py`` may be a
+    project's).  Never resolved against the working folder; a name too long to look up is no
+    package's.
     """
-    if Path(path).is_file():
-        return None
+    if path.split("/", 1)[0] in _TORCH_FOLDERS:
+        return "torch"
+    return _installed_package(path)
+
+
+def _installed_package(path: str) -> str | None:
     for entry in sys.path:
         if not any(root.strip("/") in posix_path(entry) for root in _PACKAGE_ROOTS):
             continue
-        if (Path(entry) / path).is_file():
-            return path.split("/", 1)[0].removesuffix(".py")
-        if (Path(entry) / "torch" / path).is_file():
-            return "torch"
+        try:
+            if (Path(entry) / path).is_file():
+                return path.split("/", 1)[0].removesuffix(".py")
+        except (OSError, ValueError):  # too long for this filesystem, or holding a NUL
+            return None
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 
 from symdebug.model.state_reasons import state_change
@@ -105,7 +106,8 @@ def split_payload(payload: str | None) -> list[str]:
         except ValueError:
             return [text]
         if isinstance(items, list):
-            return [str(item) for item in items]
+            # One string per text: a frame's recompiles repeat its earlier entries' reasons.
+            return [sys.intern(str(item)) for item in items]
     return [text]
 
 

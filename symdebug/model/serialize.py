@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Iterator
+from typing import IO, Any
 
 import orjson
 
 from symdebug.model import json_text
 from symdebug.model.code_types import (
-    FxNode,
     GraphCode,
     Kernel,
     KernelLiteral,
@@ -27,7 +27,6 @@ from symdebug.model.types import (
     Guard,
     InputDim,
     LostDynamism,
-    MarkSite,
     Recompile,
     ShapeCheck,
     Signature,
@@ -146,6 +145,14 @@ def _plain(obj: Any) -> dict[str, Any]:
     return out
 
 
+def record_to_dict(record: Any) -> dict[str, Any]:
+    """One record of the facts (a guard, a symbol ...) as :func:`facts_to_dict` writes it.
+
+    A big session's report and redacted save write the guards one at a time with it.
+    """
+    return _plain(record)
+
+
 def _fix_dict(fix: Fix) -> dict[str, Any]:
     """A fix as a dict (fixes are shared between records: no deep copy of each)."""
     return {
@@ -209,10 +216,36 @@ def _maybe_frame(item: dict[str, Any] | None) -> Frame | None:
 
 
 class _Fixes:
-    """Reads fixes, one object for equal ones (as the fixes pass shares them)."""
+    """Reads fixes, one object for equal ones (as the fixes pass shares them); frames too.
+
+    A guard's stack repeats the frames of thousands of others, and its texts those of the
+    same check in each recompile: one object each, as the builders made them, so a session
+    of a million guards does not hold a million copies of each frame.
+    """
 
     def __init__(self) -> None:
         self.seen: dict[str, Fix] = {}
+        self.frames: dict[tuple[Any, ...], Frame] = {}
+        self.texts: dict[str, str] = {}
+
+    def stack(self, items: list[dict[str, Any]] | None) -> list[Frame]:
+        """The frames of a stack, each equal frame the one object (frames are never changed)."""
+        return [self._frame(item) for item in items or []]
+
+    def _frame(self, item: dict[str, Any]) -> Frame:
+        key = tuple(item.items())
+        frame = self.frames.get(key)
+        if frame is None:
+            frame = self.frames[key] = Frame(**item)
+        return frame
+
+    def shared_texts(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A record's text fields (but its unique id), each equal text the one object."""
+        texts = self.texts
+        return {
+            k: texts.setdefault(v, v) if type(v) is str and k != "id" else v
+            for k, v in data.items()
+        }
 
     def read(self, items: list[Any] | None) -> list[Fix]:
         """The fixes of a record; an older document's text fixes are left out (not code)."""
@@ -227,8 +260,9 @@ class _Fixes:
 
 
 def _guard(data: dict[str, Any], fixes: _Fixes) -> Guard:
-    data = dict(data, user_stack=_frames(data["user_stack"]), fixes=fixes.read(data.get("fixes")))
-    return Guard(**dict(data, framework_stack=_frames(data["framework_stack"])))
+    data = fixes.shared_texts(data)
+    data.update(user_stack=fixes.stack(data["user_stack"]), fixes=fixes.read(data.get("fixes")))
+    return Guard(**dict(data, framework_stack=fixes.stack(data["framework_stack"])))
 
 
 def _symbol(data: dict[str, Any], fixes: _Fixes) -> Symbol:
@@ -354,37 +388,28 @@ def check_version(document: dict[str, Any]) -> None:
         )
 
 
-def facts_from_dict(document: dict[str, Any]) -> Facts:
-    """Rebuild facts from :func:`facts_to_dict` output."""
+def _taken(items: list[Any], owned: bool) -> Iterator[Any]:
+    """Each item in order; from a document no one else holds, each let go once read."""
+    for index, item in enumerate(items):
+        if owned:
+            items[index] = None
+        yield item
+
+
+def facts_from_dict(document: dict[str, Any], *, owned: bool = False) -> Facts:
+    """Rebuild facts from :func:`facts_to_dict` output.
+
+    ``owned``: the document is no one else's (just parsed), so its records are let go one by
+    one as they are read: the parsed document and the facts are not both whole at once.
+    """
+    from symdebug.model.facts_reader import RECORDS, FactsReader  # it reads this module's
+
     check_version(document)
-    fixes = _Fixes()
-    guards = {g.id: g for g in (_guard(d, fixes) for d in document["guards"])}
-    specs = {
-        f"{s.compile_id}|{s.source}": s
-        for s in (_specialization(d, guards, fixes) for d in document["specializations"])
-    }
-    explanations = document.get("explanations", [])
-    return Facts(
-        compiles=[_compile(d) for d in document["compiles"]],
-        guards=list(guards.values()),
-        symbols=[_symbol(d, fixes) for d in document["symbols"]],
-        specializations=list(specs.values()),
-        recompiles=[_recompile(d, guards, specs, fixes) for d in document["recompiles"]],
-        fx_nodes=[FxNode(**d) for d in document.get("fx_nodes", [])],
-        kernels=[_kernel(d) for d in document.get("kernels", [])],
-        graph_code=[_graph_code(d) for d in document.get("graph_code", [])],
-        explanations=[_explanation(d, guards, fixes) for d in explanations],
-        graph_breaks=[_graph_break(d, fixes) for d in document.get("graph_breaks", [])],
-        sweeps=list(document.get("sweeps", [])),
-        hunt=[_hunt_row(d) for d in document.get("hunt", [])],
-        marks=[MarkSite.from_dict(d) for d in document.get("marks", [])],
-        problems=dict(document.get("problems", {})),
-        problem_examples=list(document.get("problem_examples", [])),
-        capture_errors=int(document.get("capture_errors", 0)),
-        dropped_compiles=int(document.get("dropped_compiles", 0)),
-        source=str(document.get("source", "")),
-        rank=document.get("rank"),
-    )
+    reader = FactsReader()
+    for key in [key for key in document if key in RECORDS]:
+        for data in _taken(document[key], owned):
+            reader.add(key, data)
+    return reader.facts(document)
 
 
 def stale_fixes(facts: Facts) -> bool:
@@ -416,16 +441,16 @@ def stale_names(facts: Facts) -> bool:
     return renames or constants
 
 
-def facts_from_json(text: str | bytes) -> Facts:
-    """Parse a session JSON document."""
+def facts_from_json(source: str | bytes | IO[bytes]) -> Facts:
+    """Read a session JSON document (text, or a binary file of it), as untrusted input.
+
+    Each record is checked against the schema as it is read, and built at once: a big
+    document is never held whole as parsed JSON (:mod:`symdebug.model.session_read`).
+    """
+    from symdebug.model.session_read import read_facts  # it reads this module's schema
+
     try:
-        document = json_text.loads(text)
-    except ValueError as error:
-        raise ValueError(f"not a symdebug session: not JSON ({error})") from None
-    if not isinstance(document, dict):
-        raise ValueError("not a symdebug session: the JSON document is not an object")  # noqa: TRY004
-    try:
-        return facts_from_dict(document)
+        return read_facts(source)
     except (KeyError, TypeError, AttributeError, IndexError) as error:
         detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise ValueError(f"not a valid symdebug session document: {detail}") from None

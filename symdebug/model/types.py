@@ -218,8 +218,15 @@ class Recompile:
     def __post_init__(self) -> None:
         self.compile_id = CompileId(self.compile_id)
         self.failed_entry = CompileId(self.failed_entry) if self.failed_entry else None
-        self.failed_entries = [CompileId(c) for c in self.failed_entries]
+        self.failed_entries = _compile_ids(self.failed_entries)
         self.sources = [Source(s) for s in self.sources]
+
+
+def _compile_ids(ids: list[CompileId]) -> list[CompileId]:
+    """As compile ids; a list of them already (a recompile's, a thousand long) is kept."""
+    if set(map(type, ids)) <= {CompileId}:
+        return ids
+    return [CompileId(c) for c in ids]
 
 
 @dataclass(frozen=True, slots=True)

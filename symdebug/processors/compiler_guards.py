@@ -9,6 +9,7 @@ no FX node of the Dynamo graph.  ``print(s)``, ``why()`` and the viewer
 
 from __future__ import annotations
 
+from symdebug.model.cache_hits import FROM_CACHE
 from symdebug.model.types import Guard
 
 #: Each compiler cause: what its guards are and when they matter.
@@ -22,6 +23,11 @@ COMPILER_GUARD_SAID: dict[str, str] = {
         "of yours): it matters only if a call's size breaks it, then the frame recompiles"
     ),
 }
+#: A guard a compile cache replayed (:mod:`symdebug.model.cache_hits`): whatever its cause.
+FROM_CACHE_SAID = (
+    "from cache: no user line (a compile cache replayed this guard's stored expression; "
+    "capture with its default disable_caches=True traces it afresh, with its line)"
+)
 
 
 def compiler_guard_note(guard: Guard) -> str | None:
@@ -35,6 +41,9 @@ def compiler_guard_note(guard: Guard) -> str | None:
     Returns
     -------
     str or None
-        The words of :data:`COMPILER_GUARD_SAID` for a ``backward`` or ``inductor`` guard.
+        :data:`FROM_CACHE_SAID` for a guard a compile cache replayed, else the words of
+        :data:`COMPILER_GUARD_SAID` for a ``backward`` or ``inductor`` guard.
     """
+    if guard.origin == FROM_CACHE:
+        return FROM_CACHE_SAID
     return COMPILER_GUARD_SAID.get(guard.cause)

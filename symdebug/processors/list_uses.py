@@ -8,8 +8,8 @@ the first that loops over the list, indexes it, unpacks it or takes its ``len``.
 from __future__ import annotations
 
 import ast
-import linecache
 
+from symdebug.model.source_text import parsed_source, source_line
 from symdebug.model.types import Compile, Frame
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -23,7 +23,7 @@ def list_use(compile_: Compile, subject: str) -> Frame | None:
     for node in sorted(ast.walk(function), key=_position):
         if _uses_as_list(node, subject):
             lineno = _position(node)[0]
-            line = linecache.getline(compile_.filename, lineno).strip()
+            line = source_line(compile_.filename, lineno)
             return Frame(compile_.filename, lineno, compile_.name, line)
     return None
 
@@ -55,12 +55,8 @@ def _names(node: ast.AST, subject: str) -> bool:
 
 def _function_at(filename: str, lineno: int) -> _Function | None:
     """The function defined at ``lineno`` (its ``def`` or a decorator line), from the file."""
-    lines = linecache.getlines(filename)
-    if not lines or lineno <= 0:
-        return None
-    try:
-        tree = ast.parse("".join(lines))
-    except (SyntaxError, ValueError):
+    tree = parsed_source(filename) if lineno > 0 else None  # none while a log is read
+    if tree is None:
         return None
     functions = (node for node in ast.walk(tree) if isinstance(node, _Function))
     return next((node for node in functions if _defined_at(node, lineno)), None)

@@ -9,9 +9,9 @@ the caller's own source then shows the nearest such call before the compiled cal
 from __future__ import annotations
 
 import ast
-import linecache
 
 from symdebug.model.index import FactIndex
+from symdebug.model.source_text import parsed_source, source_line
 from symdebug.model.types import Facts, Frame, MarkSite, Recompile
 from symdebug.processors.bounds import parse_range
 from symdebug.processors.fixes import reason_check
@@ -66,15 +66,14 @@ def _written(recompile: Recompile, index: FactIndex, function: str, dim: int) ->
     calls = [line for line in _mark_calls(caller.filename, function, dim) if line <= caller.lineno]
     if not calls:
         return None
-    text = linecache.getline(caller.filename, calls[-1]).strip()
+    text = source_line(caller.filename, calls[-1])
     return Frame(caller.filename, calls[-1], caller.name, text)
 
 
 def _mark_calls(filename: str, function: str, dim: int) -> list[int]:
     """The lines of a file that call ``function`` with ``dim`` as the second argument."""
-    try:
-        tree = ast.parse("".join(linecache.getlines(filename)))
-    except (SyntaxError, ValueError):
+    tree = parsed_source(filename)  # a log's own: none (a document depends on the log alone)
+    if tree is None:
         return []
     return sorted(
         node.lineno

@@ -245,15 +245,19 @@ def _local_source(stripped: str) -> Source:
     return Source(f"L['{root[0]}']{stripped[root.end() :]}")
 
 
-def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
-    """The Recompile record of a compile that replaced an earlier one, if it did."""
+def recompile_of(
+    compile_: Compile, index: FactIndex, named: NamedEntries | None = None
+) -> Recompile | None:
+    """The Recompile record of a compile that replaced an earlier one, if it did.
+
+    ``named``: the entries reasons name, kept across the compiles of one session.
+    """
     if not compile_.recompile_reasons:
         return None
     # Only the first reason is read whole: the others say which entry failed, nothing more.
     reason = parse_reason(compile_.recompile_reasons[0])
-    named = [reason_entry(text) for text in compile_.recompile_reasons]
-    # torch names entries of the same generation (ids restart on reset)
-    entries = [CompileId(e).in_generation(compile_.generation) for e in named if e]
+    named = named if named is not None else NamedEntries()
+    entries = named.of(compile_.recompile_reasons, compile_.generation)
     reason.entry = entries[0] if reason.entry else None
     recompile = Recompile(
         compile_id=compile_.compile_id,
@@ -265,6 +269,36 @@ def recompile_of(compile_: Compile, index: FactIndex) -> Recompile | None:
     recompile.sources = failed_sources(recompile, reason, index)
     recompile.user_frame = recompile_line(recompile, reason, index)
     return recompile
+
+
+class NamedEntries:
+    """The entries recompile reasons name, per generation (torch's ids restart on reset).
+
+    A frame recompiled N times lists its earlier entries' reasons again in each recompile,
+    newest first: each text is read once, and a list that extends the one before by its
+    first reason costs one look-up, so linking grows with the recompiles, not their square.
+    """
+
+    def __init__(self) -> None:
+        self.by_text: dict[int, dict[str, CompileId | None]] = {}
+        self.last: dict[int, tuple[list[str], list[CompileId]]] = {}
+
+    def of(self, reasons: list[str], generation: int) -> list[CompileId]:
+        """The entries ``reasons`` name, in order."""
+        before = self.last.get(generation)
+        if before is not None and reasons[1:] == before[0]:
+            entries = [*self._read(reasons[:1], generation), *before[1]]
+        else:
+            entries = self._read(reasons, generation)
+        self.last[generation] = (reasons, entries)
+        return entries
+
+    def _read(self, reasons: list[str], generation: int) -> list[CompileId]:
+        known = self.by_text.setdefault(generation, {})
+        for text in set(reasons).difference(known):
+            entry = reason_entry(text)
+            known[text] = CompileId(entry).in_generation(generation) if entry else None
+        return [e for e in map(known.__getitem__, reasons) if e is not None]
 
 
 def name_compiles(facts: Facts) -> None:
@@ -285,4 +319,7 @@ def link_recompiles(facts: Facts) -> None:
     """Fill ``facts.recompiles``, one per compile that torch recompiled."""
     name_compiles(facts)
     index = FactIndex(facts)
-    facts.recompiles = [r for c in facts.compiles if (r := recompile_of(c, index)) is not None]
+    named = NamedEntries()
+    facts.recompiles = [
+        r for c in facts.compiles if (r := recompile_of(c, index, named)) is not None
+    ]

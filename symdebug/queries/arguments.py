@@ -6,11 +6,13 @@ import ast
 import dataclasses
 import linecache
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 from symdebug.model.types import Compile, Signature
 from symdebug.queries.object_paths import ObjectPaths, bind_inside
@@ -27,9 +29,19 @@ def _contiguous_strides(shape: Sequence[int]) -> list[int]:
     return strides[::-1]
 
 
+def _torch_instance(value: Any, name: str) -> bool:
+    """Whether ``value`` is a ``torch.<name>``, torch left unimported where it is not yet.
+
+    A session read from a log predicts without torch (importing it costs more than the
+    answer); a tensor or a ``torch.Size`` in a call means torch is imported already.
+    """
+    wanted = getattr(sys.modules.get("torch"), name, None)
+    return wanted is not None and isinstance(value, wanted)
+
+
 def is_shape(value: Any) -> bool:
     """A tensor given by its shape: a ``torch.Size`` or a tuple of ints."""
-    return isinstance(value, torch.Size) or (
+    return _torch_instance(value, "Size") or (
         type(value) is tuple  # a namedtuple of ints is a value of its own
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     )
@@ -147,7 +159,7 @@ def flatten(values: dict[str, Any], base: str, value: Any, *, shapes: bool = Tru
     ``shapes``: a tuple of ints is a tensor given by its shape (the call as the user
     describes it); inside an object the call passes, a tuple is the tuple it holds.
     """
-    if isinstance(value, torch.Tensor):
+    if _torch_instance(value, "Tensor"):
         values[identity_key(base)] = value
         _add_tensor(values, base, value.shape, value.stride())
         values[f"{base}.storage_offset()"] = value.storage_offset()

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import CodeType
 from typing import Any
 
@@ -201,25 +202,62 @@ def compile_check(code: str) -> tuple[Evaluator, list[str]]:
     return evaluate, list(dict.fromkeys(transformer.sources))
 
 
-@dataclass(frozen=True, slots=True)
-class ScalarCheck:
-    """A check on one call's Python values, kept with its expression (``V["<source>"] ...``).
+#: A check's expression built from one expression per constant: the constants themselves,
+#: or where a template reads them (``_K[0]``).
+Build = Callable[[Sequence[ast.expr]], ast.expr]
 
-    :mod:`symdebug.queries.check_program` inlines the expression with an entry's other checks.
+
+@dataclass(eq=False, slots=True)
+class ScalarCheck:
+    """A check on one call's Python values (``V["<source>"] ...``), as template and constants.
+
+    The entries of a frame recompiled for each value of an int differ in constants only
+    (``V["L['n']"] == 3``, ``== 4`` ...): checks of one ``key`` share one template, compiled
+    once, that reads the constants from ``_K``.  :mod:`symdebug.queries.check_program`
+    inlines the templates of an entry's checks into one function.
     """
 
-    expression: ast.expr
-    code: CodeType
+    key: Hashable
+    constants: tuple[Any, ...]
+    build: Build
+
+    @property
+    def expression(self) -> ast.expr:
+        """The expression, its constants in place."""
+        return self.build([ast.Constant(value) for value in self.constants])
+
+    def template(self, first: int) -> ast.expr:
+        """The expression reading its constants from ``_K[first]``, ``_K[first + 1]`` ..."""
+        return self.build([_constant_at(first + i) for i in range(len(self.constants))])
 
     def __call__(self, values: Values) -> Any:
         """The check on one call's values."""
-        return eval(self.code, SCALAR_GLOBALS, {"V": values})  # noqa: S307 - our own AST
+        locals_ = {"V": values, "_K": self.constants}
+        return eval(_template_code(self), SCALAR_GLOBALS, locals_)  # noqa: S307 - our own AST
 
 
-def scalar_check(expression: ast.expr) -> ScalarCheck:
-    """A :class:`ScalarCheck` of an expression over ``V``."""
-    body = ast.fix_missing_locations(ast.Expression(expression))
-    return ScalarCheck(expression, compile(body, "<symdebug check>", "eval"))
+def _constant_at(position: int) -> ast.expr:
+    return ast.Subscript(ast.Name("_K", ast.Load()), ast.Constant(position), ast.Load())
+
+
+#: Each template compiled alone, by key (for a check evaluated on its own).
+_TEMPLATES: dict[Hashable, CodeType] = {}
+_MAX_TEMPLATES = 4096
+
+
+def _template_code(check: ScalarCheck) -> CodeType:
+    code = _TEMPLATES.get(check.key)
+    if code is None:
+        if len(_TEMPLATES) >= _MAX_TEMPLATES:
+            _TEMPLATES.clear()
+        body = ast.fix_missing_locations(ast.Expression(check.template(0)))
+        code = _TEMPLATES[check.key] = compile(body, "<symdebug check>", "eval")
+    return code
+
+
+def scalar_check(key: Hashable, constants: tuple[Any, ...], build: Build) -> ScalarCheck:
+    """A :class:`ScalarCheck`: checks of one ``key`` build alike from their constants."""
+    return ScalarCheck(key, constants, build)
 
 
 def compile_scalar_check(code: str) -> ScalarCheck:
@@ -228,14 +266,27 @@ def compile_scalar_check(code: str) -> ScalarCheck:
     One call needs no arrays: plain ints answer in a fraction of the time, and a division
     by zero raises (then the check is not evaluated) as it would in Dynamo's guard.
     """
-    tree = ast.parse(code.strip(), mode="eval")
-    return scalar_check(_Sources().visit(tree).body)
+    text = code.strip()
+    expression = _scalar_expression(text)
+    return scalar_check(("code", text), (), lambda _: expression)
+
+
+@lru_cache(maxsize=4096)
+def _scalar_expression(text: str) -> ast.expr:
+    """The check's expression over ``V`` (the entries of a frame repeat their checks)."""
+    body: ast.expr = _Sources().visit(ast.parse(text, mode="eval")).body
+    return body
 
 
 def bounded_one(value: ScalarCheck, bound: int, *, lower: bool) -> ScalarCheck:
     """``bound <= value`` (``lower``) or ``value <= bound``, for one call."""
-    op = ast.GtE() if lower else ast.LtE()
-    return scalar_check(ast.Compare(value.expression, [op], [ast.Constant(bound)]))
+    op: ast.cmpop = ast.GtE() if lower else ast.LtE()
+    build, count = value.build, len(value.constants)
+
+    def bounded(parts: Sequence[ast.expr]) -> ast.expr:
+        return ast.Compare(build(parts[:count]), [op], [parts[count]])
+
+    return scalar_check((">=" if lower else "<=", value.key), (*value.constants, bound), bounded)
 
 
 def equals_column(source: str, wanted: object) -> Evaluator:
@@ -256,15 +307,22 @@ def equals_column(source: str, wanted: object) -> Evaluator:
 def equals_one(source: str, wanted: object) -> Evaluator:
     """``source == wanted`` for one call's value."""
     if isinstance(wanted, int | str | float | None) and type(wanted) in _CONSTANTS:
-        equal = ast.Compare(_read(source), [ast.Eq()], [ast.Constant(wanted)])
-        if type(wanted) is not int:
-            return scalar_check(equal)
-        # Dynamo compares an int's type first: ``True`` or ``1.0`` is not the int 1.
-        typed = ast.Compare(
-            _call("_type", _read(source)), [ast.Is()], [ast.Name("_int_type", ast.Load())]
-        )
-        return scalar_check(ast.BoolOp(ast.And(), [typed, equal]))
+        typed = type(wanted) is int  # Dynamo compares an int's type first: not True, not 1.0
+        return scalar_check(("==", source, typed), (wanted,), _equals_build(source, typed))
     return lambda values: values[source] == wanted
+
+
+@lru_cache(maxsize=4096)
+def _equals_build(source: str, typed: bool) -> Build:
+    def build(parts: Sequence[ast.expr]) -> ast.expr:
+        equal = ast.Compare(_read(source), [ast.Eq()], [parts[0]])
+        if not typed:
+            return equal
+        type_of = _call("_type", _read(source))
+        is_int = ast.Compare(type_of, [ast.Is()], [ast.Name("_int_type", ast.Load())])
+        return ast.BoolOp(ast.And(), [is_int, equal])
+
+    return build
 
 
 def _call(name: str, argument: ast.expr) -> ast.expr:

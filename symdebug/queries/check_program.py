@@ -15,9 +15,10 @@ why.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 from symdebug.queries.check import Check
@@ -70,22 +71,59 @@ def entry_plan(model: EntryModel, given: AbstractSet[str]) -> EntryPlan | None:
 
 
 def compile_checks(checks: Sequence[tuple[int, Check]]) -> Callable[[Values], int]:
-    """The checks, in order, as ``if not (check): return index`` in one function."""
+    """The checks, in order, as ``if not (check): return index`` in one function.
+
+    Entries alike but for their constants (see :class:`ScalarCheck`) share one compiled
+    template: a frame recompiled a thousand times compiles a handful of functions.
+    """
     namespace: dict[str, Any] = dict(SCALAR_GLOBALS)
-    body: list[ast.stmt] = []
+    key: list[tuple[int, Hashable]] = []
+    constants: list[Any] = []
     for index, check in checks:
         evaluate = check.evaluate_one or check.evaluate
         if isinstance(evaluate, ScalarCheck):
-            test = evaluate.expression
+            key.append((index, evaluate.key))
+            constants += evaluate.constants
         else:
+            key.append((index, None))
             namespace[f"_check{index}"] = evaluate
+    namespace["_K"] = tuple(constants)
+    exec(_plan_code(tuple(key), checks), namespace)  # noqa: S102 - our AST
+    found: Callable[[Values], int] = namespace["first_failing"]
+    return found
+
+
+#: Compiled plan templates, by their checks' indexes and keys.
+_PLANS: dict[tuple[tuple[int, Hashable], ...], CodeType] = {}
+_MAX_PLANS = 1024
+
+
+def _plan_code(
+    key: tuple[tuple[int, Hashable], ...], checks: Sequence[tuple[int, Check]]
+) -> CodeType:
+    code = _PLANS.get(key)
+    if code is None:
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        code = _PLANS[key] = compile(_module(_plan_body(checks)), "<symdebug checks>", "exec")
+    return code
+
+
+def _plan_body(checks: Sequence[tuple[int, Check]]) -> list[ast.stmt]:
+    """The template's statements: scalar checks inlined, their constants read from ``_K``."""
+    body: list[ast.stmt] = []
+    first = 0
+    for index, check in checks:
+        evaluate = check.evaluate_one or check.evaluate
+        if isinstance(evaluate, ScalarCheck):
+            test = evaluate.template(first)
+            first += len(evaluate.constants)
+        else:
             test = ast.Call(ast.Name(f"_check{index}", ast.Load()), [_values()], [])
         fails = ast.UnaryOp(ast.Not(), test)
         body.append(ast.If(fails, [ast.Return(ast.Constant(index))], []))
     body.append(ast.Return(ast.Constant(ALL_HOLD)))
-    exec(compile(_module(body), "<symdebug checks>", "exec"), namespace)  # noqa: S102 - our AST
-    found: Callable[[Values], int] = namespace["first_failing"]
-    return found
+    return body
 
 
 def _values() -> ast.expr:

@@ -11,8 +11,10 @@ not give, an expression it cannot run) makes it uncertain, and says what would c
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -207,6 +209,22 @@ def shared_code_condition(entries: list[Compile]) -> list[str]:
     return [f"the call reaches another of the functions this code serves ({', '.join(served)})"]
 
 
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No garbage collection inside: building a frame's entry models makes many objects.
+
+    With a large session in memory (a frame recompiled a thousand times), the collections
+    they would set off walk the whole session again and again, for no cycle to free.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class Predictor:
     """Entry models of one frame, built once, evaluated on one or many calls.
 
@@ -236,7 +254,8 @@ class Predictor:
         self.notes = [
             f"{c.compile_id} failed ({c.fail_type}): it is no cache entry"
             for c in self.compiles
-            if c not in entries and c.status == "failed"
+            # Status first: ``in`` compares whole compiles, one per entry of the frame.
+            if c.status == "failed" and c not in entries
         ]
         by_id: dict[str, Compile] = {c.compile_id: c for c in entries}
         ids = list(reversed(by_id)) if order is None else [c for c in order if c in by_id]

@@ -73,12 +73,14 @@ class RankDifference:
     values: dict[int, str]
     #: The ranks off the most common value (all of them when no value is most common).
     odd_ranks: list[int]
+    #: The name of each log that is no rank of its own (``rank 0 (second log)``).
+    labels: dict[int, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         said = {r: self._said(v) for r, v in self.values.items()}
-        odd = "; ".join(f"rank {r}: {said[r]}" for r in self.odd_ranks)
+        odd = "; ".join(f"{rank_name(r, self.labels)}: {said[r]}" for r in self.odd_ranks)
         others = [r for r in sorted(said) if r not in self.odd_ranks]
-        rest = f"; ranks {_ranks(others)}: {said[others[0]]}" if others else ""
+        rest = f"; {_ranks_named(others, self.labels)}: {said[others[0]]}" if others else ""
         return (
             f"  {self.frame}: first differs at compile #{self.number} ({self.aspect}): {odd}{rest}"
         )
@@ -95,6 +97,8 @@ class Divergence:
     #: Frame -> rank -> compiles of that frame on that rank (the rank matrix).
     compiles: dict[str, dict[int, int]] = field(default_factory=dict)
     differences: list[RankDifference] = field(default_factory=list)
+    #: The name of each log that is no rank of its own (``rank 0 (second log)``).
+    labels: dict[int, str] = field(default_factory=dict)
 
     @property
     def odd_ones(self) -> list[int]:
@@ -104,14 +108,22 @@ class Divergence:
 
     def __str__(self) -> str:
         if not self.differences:
-            return f"ranks {_ranks(self.ranks)} compiled alike (no frame differs)"
-        odd = ", ".join(f"rank {r}" for r in self.odd_ones) or "none"
+            return f"{_ranks_named(self.ranks, self.labels)} compiled alike (no frame differs)"
+        odd = ", ".join(rank_name(r, self.labels) for r in self.odd_ones) or "none"
         head = f"ranks diverge in {len(self.differences)} frame(s); odd one(s) out: {odd}"
         return "\n".join([head, *map(str, self.differences)])
 
 
-def _ranks(ranks: list[int]) -> str:
-    return ", ".join(map(str, ranks))
+def rank_name(rank: int, labels: Mapping[int, str]) -> str:
+    """``rank 2``, or the label of a log that is no rank of its own."""
+    return labels.get(rank, f"rank {rank}")
+
+
+def _ranks_named(ranks: list[int], labels: Mapping[int, str]) -> str:
+    """``ranks 0, 1, 3``; each named when one of them is a labelled log."""
+    if any(rank in labels for rank in ranks):
+        return ", ".join(rank_name(rank, labels) for rank in ranks)
+    return "ranks " + ", ".join(map(str, ranks))
 
 
 def _frames(index: FactIndex) -> dict[str, list[Compile]]:
@@ -149,16 +161,21 @@ def _first_difference(
     return None
 
 
-def divergence(ranks: Mapping[int, Facts]) -> Divergence:
-    """Compare the ranks' facts frame by frame; report each frame's first difference."""
+def divergence(ranks: Mapping[int, Facts], labels: Mapping[int, str] | None = None) -> Divergence:
+    """Compare the ranks' facts frame by frame; report each frame's first difference.
+
+    ``labels`` names the logs that are no rank of their own (``rank 0 (second log)``).
+    """
+    named = dict(labels or {})
     indexes = {rank: FactIndex(facts) for rank, facts in sorted(ranks.items())}
     frames = {rank: _frames(index) for rank, index in indexes.items()}
     titles = list(dict.fromkeys(t for by_title in frames.values() for t in by_title))
-    result = Divergence(ranks=sorted(ranks))
+    result = Divergence(ranks=sorted(ranks), labels=named)
     for title in titles:
         compiles = {rank: by_title.get(title, []) for rank, by_title in frames.items()}
         result.compiles[title] = {rank: len(c) for rank, c in compiles.items()}
         found = _first_difference(title, indexes, compiles)
         if found is not None:
+            found.labels = named
             result.differences.append(found)
     return result

@@ -5,24 +5,29 @@ The HTML report, the notebook output (the JupyterLab MIME bundle) and the widget
 The wire holds the session document of :func:`~symdebug.model.serialize.facts_to_dict`
 (every field, ``null`` and ``false`` included), packed two ways that divide the size of a
 large session: each distinct stack frame of the guards, and each distinct fix and fix text of
-any record, is stored once (records refer to them by index), and each list of records is a
-table (its keys once, then one row of values per record).  The viewer's ``unpack``
+any record, is stored once (records refer to them by index), recompile reasons are chains
+of shared tails (one frame's recompiles repeat their predecessors' reasons), and each list
+of records is a table (its keys once, then one row of values per record).  The viewer's ``unpack``
 (``extension/src/model.ts``) and :func:`unpack` here restore the document exactly.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from symdebug.model import json_text
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
+from symdebug.renderers.compared_values import compared_strings, hide_compared
+from symdebug.renderers.text_lists import pack_text_lists, unpack_text_lists
 
 #: The wire's packing (``packed``): 4 keeps every key, stores records as tables and each
-#: distinct fix of any record once (3 did so for the guards' fixes only).
-PACKING = 4
+#: distinct fix of any record once (3 did so for the guards' fixes only); 5 also stores
+#: recompile reasons as chains of shared tails (:mod:`symdebug.renderers.text_lists`).
+PACKING = 5
 _FRAME_KEYS = ("filename", "lineno", "name", "line")
 _STACKS = ("user_stack", "framework_stack")
 #: The record lists whose ``fixes`` (and ``fix`` text, where they have one) go by index.
@@ -43,12 +48,12 @@ def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``{"packed", "redacted", "frames", "fixes", "fix_objects", "tables", "session"}``:
-        the session document with guard stacks, fix texts and fixes as indices and record
-        lists as tables.
+        ``{"packed", "redacted", "frames", "fixes", "fix_objects", "text_lists", "tables",
+        "session"}``: the session document with guard stacks, fix texts and fixes as
+        indices, recompile reasons as chains and record lists as tables.
     """
     document = facts_to_dict(facts)
-    return pack(redacted(document) if redact else document, redact=redact)
+    return pack(redacted_owned(document, facts) if redact else document, redact=redact)
 
 
 def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
@@ -66,28 +71,57 @@ def pack(document: dict[str, Any], *, redact: bool = False) -> dict[str, Any]:
     dict
         The wire document; :func:`unpack` restores ``document``.
     """
-    frames: dict[tuple[Any, ...], int] = {}
-    fixes: dict[str, int] = {}
-    fix_objects: dict[bytes, int] = {}
+    packer = Packer()
     for guard in document["guards"]:
+        packer.guard(guard)
+    return packer.wire(document, redact=redact)
+
+
+class Packer:
+    """The wire's shared frames and fixes, indexed as records are packed, the guards first.
+
+    :func:`pack` packs a whole document; a big session's report packs its guards one at a
+    time (:mod:`symdebug.renderers.wire_stream`), then the rest: the same indices either way.
+    """
+
+    def __init__(self) -> None:
+        self.frames: dict[tuple[Any, ...], int] = {}
+        self.fixes: dict[str, int] = {}
+        self.fix_objects: dict[bytes, int] = {}
+
+    def guard(self, guard: dict[str, Any]) -> None:
+        """A guard's frames and fixes as indices (in place), in the order of the guards."""
+        frames = self.frames
         for stack in _STACKS:
             guard[stack] = [_index(frames, tuple(f[k] for k in _FRAME_KEYS)) for f in guard[stack]]
-    for record in (r for key in _WITH_FIXES for r in document.get(key, [])):
+        self._fixes(guard)
+
+    def _fixes(self, record: dict[str, Any]) -> None:
         if isinstance(record.get("fix"), str):
-            record["fix"] = _index(fixes, record["fix"])
-        record["fixes"] = [_index(fix_objects, _fix_key(fix)) for fix in record["fixes"]]
-    tables = [key for key, value in document.items() if _is_records(value)]
-    for key in tables:
-        document[key] = _table(document[key])
-    return {
-        "packed": PACKING,
-        "redacted": redact,
-        "frames": [list(frame) for frame in frames],
-        "fixes": list(fixes),
-        "fix_objects": [json_text.loads(key) for key in fix_objects],
-        "tables": tables,
-        "session": document,
-    }
+            record["fix"] = _index(self.fixes, record["fix"])
+        record["fixes"] = [_index(self.fix_objects, _fix_key(fix)) for fix in record["fixes"]]
+
+    def wire(
+        self, document: dict[str, Any], *, redact: bool, streamed: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        """The wire of ``document``, its guards packed already (or ``streamed``, a table each)."""
+        others = (key for key in _WITH_FIXES if key != "guards")
+        for record in (r for key in others for r in document.get(key, [])):
+            self._fixes(record)
+        text_lists = pack_text_lists(document)
+        tables = [k for k, v in document.items() if k in streamed or _is_records(v)]
+        for key in (k for k in tables if k not in streamed):
+            document[key] = _table(document[key])
+        return {
+            "packed": PACKING,
+            "redacted": redact,
+            "frames": [list(frame) for frame in self.frames],
+            "fixes": list(self.fixes),
+            "fix_objects": [json_text.loads(key) for key in self.fix_objects],
+            "text_lists": text_lists,
+            "tables": tables,
+            "session": document,
+        }
 
 
 def _fix_key(fix: dict[str, Any]) -> bytes:
@@ -140,6 +174,8 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
         if isinstance(record.get("fix"), int):
             record["fix"] = wire["fixes"][record["fix"]]
         record["fixes"] = [_unsorted(wire["fix_objects"][i]) for i in record["fixes"]]
+    if "text_lists" in wire:  # packing 5 and later
+        unpack_text_lists(document, wire["text_lists"])
     return document
 
 
@@ -235,6 +271,21 @@ def _without_paths(value: Any) -> Any:
     return value
 
 
+def redacted_text(text: str) -> str:
+    """One line of torch's or the user's text as a redacted view may show it.
+
+    Its first line only (torch appends stack traces), without a comment (the source line),
+    compared strings or directories.
+    """
+    line = _strip_comment(text.split("\n", 1)[0]).rstrip()
+    return str(_without_paths(hide_compared(line, compared_strings(line))))
+
+
+def redacted_json(facts: Facts) -> bytes:
+    """The session document of ``facts`` as JSON, redacted (see :func:`redacted`)."""
+    return json_text.dumps(redacted_owned(facts_to_dict(facts), facts))
+
+
 def redacted(document: dict[str, Any]) -> dict[str, Any]:
     """A copy of a session document without source lines, directories, graph dumps and code.
 
@@ -248,11 +299,87 @@ def redacted(document: dict[str, Any]) -> dict[str, Any]:
     dict
         The redacted copy (still a valid session document).
     """
-    clean: dict[str, Any] = json_text.loads(json_text.dumps(document))
+    return _redacted_copy(_copy(document))
+
+
+def redacted_owned(
+    document: dict[str, Any], shared: object, hidden: set[str] | None = None
+) -> dict[str, Any]:
+    """:func:`redacted`, made a record at a time in the document itself.
+
+    The document's lists of records are its own but for ``shared``'s attributes (a list of
+    the facts' that the document holds as it is): each record is replaced by its copy as it
+    is made, so a second copy of a large session is never whole (a million guards).
+
+    Parameters
+    ----------
+    document
+        :func:`~symdebug.model.serialize.facts_to_dict` output, changed in place.
+    shared
+        What the document was made from (its lists are copied whole).
+    hidden
+        The compared strings to hide, when the document is not the whole session (its
+        guards are redacted apart: :func:`redacted_guard`); by default, the document's.
+
+    Returns
+    -------
+    dict
+        ``document``, redacted as :func:`redacted` would have copied it.
+    """
+    for key, value in document.items():
+        if isinstance(value, list) and value is not getattr(shared, key, None):
+            _each_replaced(value, _copy)
+        else:
+            document[key] = _copy(value)
+    return _redacted_copy(document, hidden)
+
+
+def _copy(value: Any) -> Any:
+    """A copy as the document's JSON reads back (tuples as lists), sharing nothing."""
+    return json_text.loads(json_text.dumps(value))
+
+
+def _each_replaced(items: list[Any], change: Callable[[Any], Any]) -> None:
+    """Each item replaced by what ``change`` makes of it, the old one let go at once."""
+    for index, item in enumerate(items):
+        items[index] = change(item)
+
+
+def redacted_guard(guard: dict[str, Any], hide: Callable[[Any], Any]) -> dict[str, Any]:
+    """One guard of a session document, as :func:`redacted` redacts it (changed in place).
+
+    Parameters
+    ----------
+    guard
+        The guard's dict, no one else's (a copy).
+    hide
+        :func:`~symdebug.renderers.compared_values.hider` of the whole session's compared
+        strings (``compared_strings`` of every record, this guard's included).
+
+    Returns
+    -------
+    dict
+        The redacted guard.
+    """
+    hide(guard)
+    _scrub_frames(guard)
+    _redact_diffs({"guards": [guard]})
+    clean: dict[str, Any] = _without_paths(guard)
+    return clean
+
+
+def _redacted_copy(clean: dict[str, Any], hidden: set[str] | None = None) -> dict[str, Any]:
+    """A copy of a document (shared with no one) redacted in place, a record at a time."""
+    # Before the paths go: a compared string can hold one, and source lines still show theirs.
+    hide_compared(clean, compared_strings(clean) if hidden is None else hidden)
     _scrub_frames(clean)
     _redact_records(clean)
     _redact_diffs(clean)
-    clean = _without_paths(clean)
+    for key, value in clean.items():
+        if isinstance(value, list):
+            _each_replaced(value, _without_paths)
+        else:
+            clean[key] = _without_paths(value)
     clean["problem_examples"] = []
     clean["source"] = "(redacted)"
     return clean

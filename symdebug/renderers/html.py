@@ -22,21 +22,14 @@ from typing import Any
 from symdebug.model import json_text
 from symdebug.model.types import Facts
 from symdebug.renderers.document import wire_document
+from symdebug.renderers.wire_json import inert
+from symdebug.renderers.wire_stream import report_pieces
 
 BUNDLE = "_static/viewer.js"
 TEMPLATE = "_static/report.html"
 #: The template's own title, the session report's; other pages replace its tag.
 REPORT_TITLE = "symdebug report"
 _TITLE_TAG = f"<title>{REPORT_TITLE}</title>"
-#: Markup characters as unicode escapes, replaced in orjson's UTF-8 bytes (the line and
-#: paragraph separators are JSON-legal but end a JavaScript line in older engines).
-_ESCAPES = (
-    (b"<", b"\\u003c"),
-    (b">", b"\\u003e"),
-    (b"&", b"\\u0026"),
-    ("\u2028".encode(), b"\\u2028"),
-    ("\u2029".encode(), b"\\u2029"),
-)
 
 
 def safe_json_bytes(document: Any) -> bytes:
@@ -45,10 +38,7 @@ def safe_json_bytes(document: Any) -> bytes:
     One ``bytes.replace`` per character, on the bytes orjson writes: no decoded copy of a
     100 MB document, and a tenth of ``str.translate``'s time.
     """
-    data = json_text.dumps(document)
-    for char, escaped in _ESCAPES:
-        data = data.replace(char, escaped)
-    return data
+    return inert(json_text.dumps(document))
 
 
 def safe_json(document: Any) -> str:
@@ -136,5 +126,16 @@ def render_html(facts: Facts, *, redact: bool = False) -> str:
 
 
 def write_html(facts: Facts, path: str | os.PathLike[str], *, redact: bool = False) -> Path:
-    """Write the report, a part at a time (no copy of the whole page); return its path."""
-    return write_page(_data(facts, redact), path)
+    """Write the report, a part at a time; return its path.
+
+    The document's JSON is written a piece at a time, its guards one at a time
+    (:mod:`symdebug.renderers.wire_stream`): neither its whole bytes nor the whole document
+    are ever made, for a 2 GB log or a session of a million guards.
+    """
+    target = Path(path)
+    before, middle, after = _page_parts()
+    with target.open("wb") as out:
+        out.write(before.encode())
+        out.writelines(report_pieces(facts, redact=redact))
+        out.write((middle + after).encode())
+    return target

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.model.suite_types import SuiteFacts, WorkloadResult, suite_document
 from symdebug.runs.suite_files import (
     RESULTS,
@@ -46,10 +47,12 @@ def _pooled(suite: Suite, todo: list[Workload], jobs: int) -> Iterator[WorkloadR
             raise
 
 
-def _dask(suite: Suite, todo: list[Workload], address: str) -> Iterator[WorkloadResult]:
+def _dask(
+    suite: Suite, todo: list[Workload], address: str, timeout: float
+) -> Iterator[WorkloadResult]:
     from symdebug.runs.suite_dask import on_dask  # distributed is imported only for --dask
 
-    return on_dask(suite, todo, address)
+    return on_dask(suite, todo, address, timeout)
 
 
 def _finished(suite: Suite) -> dict[str, WorkloadResult]:
@@ -102,6 +105,7 @@ def run_suite(
     *,
     jobs: int = 1,
     dask: str | None = None,
+    dask_timeout: float = DASK_CONNECT_SECONDS,
     resume: bool = False,
     timeout: float = TIMEOUT,
     env: dict[str, str] | None = None,
@@ -120,6 +124,8 @@ def run_suite(
     dask
         A Dask scheduler's address: its workers run the workloads instead (they need
         symdebug; the file and its scripts are shipped to them).
+    dask_timeout
+        Seconds to wait for the scheduler at ``dask`` to answer (30).
     resume
         Skip workloads whose rows are in ``out`` already (a row with an error runs again).
     timeout
@@ -144,7 +150,7 @@ def run_suite(
     (folder / RESULTS).mkdir(parents=True, exist_ok=True)
     rows = _finished(suite) if resume else {}
     todo = [w for w in suite.workloads if w.name not in rows]
-    ran = _dask(suite, todo, dask) if dask else _pooled(suite, todo, jobs)
+    ran = _dask(suite, todo, dask, dask_timeout) if dask else _pooled(suite, todo, jobs)
     for row in _progress(ran, len(suite.workloads), len(rows), progress):
         rows[row.name] = row
     facts = SuiteFacts([rows[w.name] for w in suite.workloads], torch=_torch_version())

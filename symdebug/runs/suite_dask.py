@@ -13,12 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from symdebug.dask_client import DASK_CONNECT_SECONDS, DaskConnectError, connect_dask
 from symdebug.model.suite_types import WorkloadResult, workload_from_dict
 from symdebug.runs.suite_files import Suite, SuiteError, Workload, first_line, write_row
 from symdebug.runs.suite_local import failed_row, run_local
-
-#: How long to wait for a Dask scheduler to answer.
-DASK_CONNECT_SECONDS = 20
 
 
 def remote_workload(
@@ -43,18 +41,12 @@ def remote_workload(
         return dataclasses.asdict(row), report.read_bytes() if report.is_file() else b""
 
 
-def _client(address: str) -> Any:
+def _client(address: str, timeout: float) -> Any:
     """A client of the scheduler at ``address``; a clear error when none answers."""
-    from distributed import Client
-
-    connect: Any = Client  # distributed ships no type hints
     try:
-        return connect(address, timeout=f"{DASK_CONNECT_SECONDS}s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SuiteError(
-            f"no Dask scheduler answered at {address} within {DASK_CONNECT_SECONDS} s "
-            f"({first_line(error)})"
-        ) from None
+        return connect_dask(address, timeout)
+    except DaskConnectError as error:
+        raise SuiteError(str(error)) from None
 
 
 def _received(suite: Suite, workload: Workload, future: Any) -> WorkloadResult:
@@ -71,13 +63,22 @@ def _received(suite: Suite, workload: Workload, future: Any) -> WorkloadResult:
     return result
 
 
-def on_dask(suite: Suite, todo: list[Workload], address: str) -> Iterator[WorkloadResult]:
-    """Each workload on a worker of the cluster at ``address``, rows as they finish."""
+def on_dask(
+    suite: Suite, todo: list[Workload], address: str, timeout: float = DASK_CONNECT_SECONDS
+) -> Iterator[WorkloadResult]:
+    """Each workload on a worker of the cluster at ``address``, rows as they finish.
+
+    The client connects at once, waiting at most ``timeout`` seconds: an address where no
+    scheduler answers is the suite's error before any progress is shown.
+    """
+    return _rows(suite, todo, _client(address, timeout))
+
+
+def _rows(suite: Suite, todo: list[Workload], client: Any) -> Iterator[WorkloadResult]:
+    """The workloads submitted to ``client``, rows as they finish; the client closed after."""
     from distributed import as_completed
 
     completed: Any = as_completed  # distributed ships no type hints
-
-    client = _client(address)
     try:
         sources, options = suite.sources(), {"timeout": suite.timeout, "env": suite.env}
         futures = {

@@ -15,11 +15,13 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from symdebug.events import CompileKey, Event, EventStream, JSONDict, Problem, slim_body
+from symdebug.file_kinds import check_regular
+from symdebug.tracefile.folder import folder_logs
 
 try:
     import orjson
@@ -47,6 +49,12 @@ _IGNORED = '] {"chromium_event": '
 _IGNORED_NAME = "chromium_event"
 _MD5 = re.compile(r'"has_payload": "([^"]*)"')
 _BLANK = frozenset(("", "\n", "\r\n"))
+#: The longest line read, in characters.  torch's longest lines in the logs of tests/data are
+#: under 300 thousand; a longer one (a runaway payload, a file without newlines) is a problem
+#: and is skipped, read through in pieces of this size so that it never sits whole in memory.
+MAX_LINE_CHARS = 64 * 2**20
+#: The pieces the rest of such a line is read in (characters).
+_SKIP_PIECE = 2**20
 
 
 class _BadRecordError(Exception):
@@ -172,16 +180,23 @@ def _finish(pending: _Pending, stream: EventStream, source: str, crlf: bool) -> 
     return pending.event
 
 
-def _read_records(handle: TextIO, stream: EventStream, source: str) -> Iterator[Event]:
+def _read_records(handle: TextIO, stream: EventStream, source: str, limit: int) -> Iterator[Event]:
     """Run the line state machine behind :func:`iter_trace_events`.
 
     Lines keep their ends until a payload is joined; a file whose first record line ends in
-    CRLF has CRLF payload line ends too.
+    CRLF has CRLF payload line ends too.  A line of ``limit`` characters or more is skipped.
     """
     pending: _Pending | None = None
     quiet_tabs = False  # tab lines after a bad record belong to it; an orphan run reports once
     crlf: bool | None = None
-    for lineno, line in enumerate(handle, 1):
+    for lineno, line in enumerate(iter(partial(handle.readline, limit), ""), 1):
+        if len(line) == limit and line[-1] != "\n":  # past the limit: counted, never kept
+            start = line[:_DETAIL_MAX]
+            stream.problems.append(_skip_long(handle, limit, start, f"{source}:{lineno}"))
+            if not start.startswith("\t"):  # a record: it ends the one before, owns tabs after
+                yield from _flushed(pending, stream, source, bool(crlf))
+                pending, quiet_tabs = None, True
+            continue
         if line.startswith("\t"):
             if pending is not None:
                 pending.lines.append(line[1:])
@@ -192,12 +207,9 @@ def _read_records(handle: TextIO, stream: EventStream, source: str) -> Iterator[
             continue
         if line in _BLANK:
             continue
-        if pending is not None:
-            yield from _flushed(pending, stream, source, bool(crlf))
-            pending = None
-        if crlf is None:
-            crlf = line.endswith("\r\n")
-        quiet_tabs = False
+        yield from _flushed(pending, stream, source, bool(crlf))
+        pending, quiet_tabs = None, False
+        crlf = line.endswith("\r\n") if crlf is None else crlf
         if _IGNORED in line:  # timing spans for Perfetto: no shape fact, never parsed
             pending = _ignored(line, lineno)
             continue
@@ -211,12 +223,21 @@ def _read_records(handle: TextIO, stream: EventStream, source: str) -> Iterator[
             pending = record
         elif record is not None:
             yield record
-    if pending is not None:
-        yield from _flushed(pending, stream, source, bool(crlf))
+    yield from _flushed(pending, stream, source, bool(crlf))
 
 
-def _flushed(pending: _Pending, stream: EventStream, source: str, crlf: bool) -> list[Event]:
-    """The finished event, or none for a record that is not read."""
+def _skip_long(handle: TextIO, limit: int, start: str, where: str) -> Problem:
+    """Read the rest of a line past the limit, a piece at a time; the problem that says so."""
+    while (piece := handle.readline(_SKIP_PIECE)) and piece[-1] != "\n":
+        pass
+    detail = f"a line of {limit} characters or more, skipped: {start.rstrip()}..."
+    return Problem("line_too_long", where, detail)
+
+
+def _flushed(pending: _Pending | None, stream: EventStream, source: str, crlf: bool) -> list[Event]:
+    """The finished event, or none for a record that is not read (or none pending)."""
+    if pending is None:
+        return []
     event = _finish(pending, stream, source, crlf)
     return [] if pending.ignored else [event]
 
@@ -229,22 +250,29 @@ def _ignored(line: str, lineno: int) -> _Pending | None:
     return _Pending(Event(_IGNORED_NAME, {}, None), found[1], lineno, [], ignored=True)
 
 
-def iter_trace_events(path: str | os.PathLike[str], stream: EventStream) -> Iterator[Event]:
+def iter_trace_events(
+    path: str | os.PathLike[str], stream: EventStream, *, max_line: int | None = None
+) -> Iterator[Event]:
     """Yield one log's events in file order, filling ``stream.strings`` and ``stream.problems``.
 
-    The file is read line by line when iteration starts; undecodable bytes are replaced.
+    The file is read line by line when iteration starts; undecodable bytes are replaced, and
+    a line of ``max_line`` characters or more (default :data:`MAX_LINE_CHARS`, read when
+    called) is a ``line_too_long`` problem, skipped.
 
     Raises
     ------
     FileNotFoundError
-        If ``path`` does not exist (raised at call time, like ``IsADirectoryError``).
+        If ``path`` does not exist (raised at call time, as the two errors below).
+    IsADirectoryError
+        If ``path`` is a directory.
+    ValueError
+        If ``path`` is no regular file (a FIFO, a device such as ``/dev/zero``, a socket):
+        reading one could block or never end.
     """
     file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"TORCH_TRACE log not found: {file}")
-    if file.is_dir():
-        raise IsADirectoryError(f"expected a TORCH_TRACE log file, got a directory: {file}")
-    return _iter_file(file, stream, str(path))
+    check_regular(file, "TORCH_TRACE log")
+    limit = MAX_LINE_CHARS if max_line is None else max(1, max_line)  # -1 would be no limit
+    return _iter_file(file, stream, str(path), limit)
 
 
 def _open_text(file: Path) -> TextIO:
@@ -254,32 +282,31 @@ def _open_text(file: Path) -> TextIO:
     return file.open(encoding="utf-8", errors="replace", newline="\n")
 
 
-def _iter_file(file: Path, stream: EventStream, source: str) -> Iterator[Event]:
+def _iter_file(file: Path, stream: EventStream, source: str, limit: int) -> Iterator[Event]:
     """The file's events; a damaged gzip (truncated, or no gzip at all) keeps what came first."""
     with _open_text(file) as handle:
         try:
-            yield from _read_records(handle, stream, source)
+            yield from _read_records(handle, stream, source, limit)
         except (EOFError, OSError, zlib.error) as error:  # gzip.BadGzipFile is an OSError
             detail = f"{type(error).__name__}: {error}; the events before the damage are kept"
             stream.problems.append(Problem("damaged_file", source, _short(detail)))
 
 
-def read_trace_file(path: str | os.PathLike[str]) -> EventStream:
+def read_trace_file(path: str | os.PathLike[str], *, max_line: int | None = None) -> EventStream:
     """Read a whole trace log into an :class:`EventStream` whose ``source`` is ``str(path)``.
+
+    A line of ``max_line`` characters or more is a ``line_too_long`` problem, skipped.
 
     Raises
     ------
     FileNotFoundError
         If ``path`` does not exist.
+    ValueError
+        If ``path`` is no regular file (see :func:`iter_trace_events`).
     """
     stream = EventStream(source=str(path))
-    stream.events.extend(iter_trace_events(path, stream))
+    stream.events.extend(iter_trace_events(path, stream, max_line=max_line))
     return stream
-
-
-def _file_order(file: Path) -> tuple[int, int, str]:
-    match = _RANK.search(file.name)
-    return (0, int(match.group(1)), file.name) if match else (1, 0, file.name)
 
 
 def discover_trace_files(path: str | os.PathLike[str]) -> list[Path]:
@@ -288,6 +315,8 @@ def discover_trace_files(path: str | os.PathLike[str]) -> list[Path]:
     Logs are ``*.log`` files, or ``*.log.gz`` when compressed.
 
     Rank files (``..._rank_N...log``) come first in rank order, then the others by name.
+    Only the folder's regular files are read (:func:`~symdebug.tracefile.folder.folder_logs`
+    says which entries it refused, and why).
 
     Raises
     ------
@@ -301,13 +330,7 @@ def discover_trace_files(path: str | os.PathLike[str]) -> list[Path]:
         raise FileNotFoundError(f"TORCH_TRACE path not found: {root}")
     if not root.is_dir():
         return [root]
-    files = [
-        entry for entry in root.iterdir()
-        if entry.name.endswith((".log", ".log.gz")) and entry.is_file() and entry.stat().st_size > 0
-    ]  # fmt: skip
-    if not files:
-        raise ValueError(f"no TORCH_TRACE logs in {root}")
-    return sorted(files, key=_file_order)
+    return folder_logs(root)[0]
 
 
 def rank_of(path: Path, stream: EventStream) -> int | None:

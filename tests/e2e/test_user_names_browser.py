@@ -20,7 +20,8 @@ expect.set_options(timeout=WAIT_MS)
 @pytest.fixture(scope="module")
 def wrapped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("wrapped")
-    return traced("wrapped_module", folder).to_html(folder / "report.html")
+    # Read on the machine that ran it: forward's parameter names come from its source.
+    return traced("wrapped_module", folder, sources=True).to_html(folder / "report.html")
 
 
 def test_module_named_by_class_and_parameters(browser, wrapped: Path) -> None:  # type: ignore[no-untyped-def]

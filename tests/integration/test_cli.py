@@ -100,6 +100,7 @@ def test_run_captures_a_script(tmp_path: Path) -> None:
         ("raise RuntimeError('the script failed')", 1, "RuntimeError: the script failed"),
         ("sys.exit('stopped early')", 1, "stopped early"),
         ("sys.exit(3)", 3, ""),
+        ("sys.exit()", 0, ""),  # no status is success, as python says
     ],
 )
 def test_run_keeps_the_capture_whatever_the_script_does(

@@ -10,17 +10,19 @@ import random
 from pathlib import Path
 
 import pytest
-from fuzzing import mutate_line
+from fuzzing import HUGE, mutate_line
 from scenarios import ScenarioRun
 
 import symdebug
 from symdebug.renderers.html import render_html
+from symdebug.tracefile import reader
 
 
 @pytest.fixture(autouse=True)
 def lenient(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lenient mode: damaged input must be counted (``bad_event``), never raised."""
     monkeypatch.setenv("SYMDEBUG_STRICT", "0")
+    monkeypatch.setattr(reader, "MAX_LINE_CHARS", HUGE)  # a line past it is cheap to write
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,8 @@ def both(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[str, symdebug.Session, symdebug.Session]:
     name: str = request.param
-    return name, captured(name), traced(name, tmp_path_factory.mktemp(name))
+    # The log read with the script's source: a mark's line, a list's first use come from it.
+    return name, captured(name), traced(name, tmp_path_factory.mktemp(name), sources=True)
 
 
 def test_cause_line_and_fix(both: tuple[str, symdebug.Session, symdebug.Session]) -> None:

@@ -16,6 +16,7 @@ import torch
 from truth import assert_plans_agree
 
 import symdebug
+from symdebug.model.source_text import log_sources_read
 from symdebug.tracefile import discover_trace_files
 
 transformers = pytest.importorskip("transformers")
@@ -316,7 +317,8 @@ def test_llama_from_its_log_is_predicted_as_torch_served_it(tmp_path: Path) -> N
     )
     served = json.loads(done.stdout.strip().splitlines()[-1])
     (path,) = discover_trace_files(tmp_path / "trace")
-    session = symdebug.load_trace(path)
+    with log_sources_read():  # forward's parameters: read from transformers' source, on opt-in
+        session = symdebug.load_trace(path)
     assert len(session.compiles) == 3
     frame = session.compiles[0].name
     for batch, length in probes:

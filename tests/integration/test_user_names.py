@@ -111,8 +111,12 @@ def test_hugging_face_decode_loop_groups_config_constants() -> None:
 
 def test_wrapped_module_named_from_a_log(tmp_path: Path) -> None:
     # A TORCH_TRACE log has no callee record: the guard tree types the module torch's
-    # `inner` calls, and forward's parameters come from the script's source.
-    logged = traced("wrapped_module", tmp_path)
+    # `inner` calls, and forward's parameters come from the script's source (read on opt-in).
+    logged = traced("wrapped_module", tmp_path, sources=True)
+    alone = symdebug.load_trace(tmp_path / "trace")  # the log alone: the title, Dynamo's names
+    assert isinstance(alone, symdebug.Session)
+    assert {c.title for c in alone.compiles} == {"Encoder.forward"}
+    assert all(c.callee is not None and not c.callee.names for c in alone.compiles)
     live = captured("wrapped_module")
     assert [c.name for c in logged.compiles] == ["inner"] * len(logged.compiles)
     assert {c.title for c in logged.compiles} == {"Encoder.forward"}
@@ -132,6 +136,6 @@ def test_wrapped_module_named_from_a_log(tmp_path: Path) -> None:
 
 def test_hugging_face_log_names_keywords_as_passed(tmp_path: Path) -> None:
     pytest.importorskip("transformers")
-    session = traced("hf_gpt2", tmp_path)
+    session = traced("hf_gpt2", tmp_path, sources=True)  # forward's parameters: its source
     assert {c.title for c in session.compiles} == {"GPT2LMHeadModel.forward"}
     assert session.why("input_ids", 1).user_name == "input_ids.shape[1]"

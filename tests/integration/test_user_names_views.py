@@ -101,6 +101,7 @@ def test_names_survive_save_and_load(session: symdebug.Session, tmp_path: Path) 
 
 def test_an_older_document_gets_the_names_when_read(session: symdebug.Session) -> None:
     older = json.loads(session.to_json())
+    older["schema_version"] = 10  # before Guard.user_expr and Recompile.user_names
     for guard in older["guards"]:
         del guard["user_expr"]
     for recompile in older["recompiles"]:

@@ -119,3 +119,27 @@ def _variants(compile_: Compile) -> list[dict[str, Any]]:
         variants += [{**recorded, source: size} for size in (1, 2, value + 1, value * 2)]
         variants.append({k: v for k, v in recorded.items() if k != source})
     return variants
+
+
+def int_entry(number: int, n: int, mode: str) -> Compile:
+    """An entry compiled for one value of ``n`` and of ``mode`` (both made constants)."""
+    compile_ = entry(number, f"2 <= L['x'].size()[0] <= {8 * (number + 1)}")
+    compile_.inputs = [
+        *compile_.inputs,
+        InputDim("L['n']", n, False),
+        InputDim("L['mode']", mode, False),
+    ]
+    return compile_
+
+
+def test_entries_alike_but_for_their_constants_each_answer_their_own() -> None:
+    """A frame recompiled for each value: one compiled plan, each entry its own constants."""
+    compiles = [int_entry(k, k, "ab"[k % 2]) for k in range(6)]
+    predictor = Predictor(Facts(compiles=compiles), "f")
+    for n, mode, width in [(3, "b", 4), (3, "a", 4), (2, "a", 20), (2, "a", 30), (True, "b", 8)]:
+        values = {"L['x'].size()[0]": width, "L['x'].size()[1]": 2, "L['n']": n, "L['mode']": mode}
+        prediction = both(predictor, values)
+        served = n is not True and mode == "ab"[n % 2] and width <= 8 * (n + 1)
+        assert prediction.entry == (f"0/{n}" if served else None)
+    plans = predictor.plans[next(iter(predictor.plans))][1]
+    assert len({plan.first_failing.__code__ for plan in plans if plan is not None}) == 1

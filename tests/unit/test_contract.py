@@ -236,7 +236,7 @@ def test_every_kind_of_annotation() -> None:
 
 def test_wire_restores_the_document_every_key_kept(facts: Facts, document: dict[str, Any]) -> None:
     wire = json.loads(json.dumps(wire_document(facts)))
-    assert wire["packed"] == 4 and wire["redacted"] is False and "guards" in wire["tables"]
+    assert wire["packed"] == 5 and wire["redacted"] is False and "guards" in wire["tables"]
     assert len(wire["frames"]) == 2 and wire["fixes"] == ["mark"]
     assert len(wire["fix_objects"]) == 1  # both guards suggest the same fix: stored once
     assert unpack(wire) == document

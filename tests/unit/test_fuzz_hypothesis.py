@@ -3,8 +3,9 @@
 Hypothesis mutates real ``TORCH_TRACE`` logs of ``tests/data`` (a value replaced by a hostile
 one: an integer past 2**64, NaN or Infinity, a lone surrogate as torch writes a non-UTF-8
 path, a control or line-separator character, markup, a container; a key dropped; a line cut,
-doubled or replaced by raw bytes), then every reader and view must answer: load, the text
-summary, the JSON round trip, the HTML report (redacted too), ``why`` of every symbol's
+doubled or replaced by raw bytes; file names of 5000 characters, a line past the reader's
+limit, NUL bytes, JSON nested 100,000 deep), then every reader and view must answer: load,
+the text summary, the JSON round trip, the HTML report (redacted too), ``why`` of every symbol's
 sources and ``predict`` for each frame at new values.  ``make bench`` runs the same mutations
 for minutes (``benchmarks/bench_fuzz.py``); ``SYMDEBUG_FUZZ_EXAMPLES`` sets the count here.
 """
@@ -19,7 +20,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from log_mutations import LOGS, MUTATION, Mutation, apply_mutations, every_view, read_lines
+from log_mutations import (
+    HOSTILE_LINES,
+    LOGS,
+    MUTATION,
+    Mutation,
+    apply_mutations,
+    every_view,
+    read_lines,
+    short_line_limit,
+)
 
 import symdebug
 
@@ -28,6 +38,7 @@ import symdebug
 def lenient(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lenient mode: damaged input must be counted (``bad_event``), never raised."""
     monkeypatch.setenv("SYMDEBUG_STRICT", os.environ.get("FUZZ_STRICT", "0"))
+    short_line_limit(monkeypatch)  # a line past it is cheap to write: the `huge` mutation
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +72,22 @@ def test_the_mutations_reach_values_and_cost_only_their_lines(tmp_path: Path) ->
     path = tmp_path / "clean.log"
     path.write_bytes(b"".join(lines))
     assert symdebug.load_trace(path).problems == {}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_LINES))
+@pytest.mark.parametrize("name", ["inductor", "export_guards", "artifacts"])
+def test_each_hostile_line_reaches_every_view(tmp_path: Path, kind: str, name: str) -> None:
+    """Issue 33's hostile lines, each at a dozen lines of a real log, records and payloads:
+    the reader counts what it could not read, and no fact-building step fails (a
+    ``bad_event`` would say one did, and lose that compile: a file name too long to look up
+    did so)."""
+    lines = read_lines(LOGS[name])
+    step = max(1, len(lines) // 12)
+    mutations = [Mutation(at, kind, [0], None, (at % 7) / 7) for at in range(0, len(lines), step)]
+    path = tmp_path / f"{name}.log"
+    path.write_bytes(b"".join(apply_mutations(lines, mutations)))
+    every_view(path)
+    assert "bad_event" not in symdebug.load_trace(path).problems
 
 
 def _leaves(value: Any) -> list[Any]:

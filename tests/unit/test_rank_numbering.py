@@ -1,5 +1,6 @@
 """Logs of a directory are never lost to one another (issue 14): a second log of a rank and
-a log without a rank are each kept, after the last real rank, and the summary says so."""
+a log without a rank are each kept, after the last real rank, and the summary says so; each
+is named for what it is (issue 33), never numbered as a rank it is not."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ def test_second_log_of_a_rank_and_a_log_without_rank_are_kept(tmp_path: Path) ->
     assert isinstance(loaded, MultiRankSession)
     assert sorted(loaded.ranks) == [0, 1, 2]  # three logs, three sessions
     assert len(loaded.notes) == 2
-    assert any("is a second log of rank 0: shown as rank" in n for n in loaded.notes)
-    assert any("unranked.log has no rank: shown as rank" in n for n in loaded.notes)
+    assert any("is a second log of rank 0: shown as rank 0 (second log)" in n for n in loaded.notes)
+    assert any("unranked.log has no rank: shown as log without rank" in n for n in loaded.notes)
     assert "note: " in str(loaded)
+    assert [loaded.label(key) for key in sorted(loaded.ranks)] == [
+        "rank 0",
+        "rank 0 (second log)",
+        "log without rank",
+    ]
