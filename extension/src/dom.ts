@@ -51,13 +51,26 @@ export function select(
 ): HTMLSelectElement {
   const el = document.createElement("select");
   el.setAttribute("aria-label", label);
+  el.append(optionList(options, label, said));
+  el.value = value;
+  el.addEventListener("change", () => onChange(el.value));
+  return el;
+}
+
+/** The options of a `select` made by `select` replaced by `options`, its value kept. */
+export function setOptions(el: HTMLSelectElement, options: string[], said: (v: string) => string = (v) => v): void {
+  const value = el.value;
+  el.replaceChildren(optionList(options, el.getAttribute("aria-label") ?? "", said));
+  el.value = value;
+}
+
+function optionList(options: string[], label: string, said: (v: string) => string): DocumentFragment {
+  const list = document.createDocumentFragment();
   for (const option of ["", ...options]) {
     const item = document.createElement("option");
     item.value = option;
     item.textContent = option ? said(option) : `all ${label}`;
-    el.appendChild(item);
+    list.appendChild(item);
   }
-  el.value = value;
-  el.addEventListener("change", () => onChange(el.value));
-  return el;
+  return list;
 }

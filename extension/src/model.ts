@@ -18,14 +18,6 @@ interface Table {
   rows: unknown[][];
 }
 
-type PackedGuard = Omit<Guard, "user_stack" | "framework_stack"> & {
-  user_stack: number[];
-  framework_stack: number[];
-};
-
-/** A record as the wire stores it: its fixes (and fix text, where it has one) by index. */
-type Packed = { fix?: number | string | null; fixes: number[] };
-
 /** The record lists whose fixes the wire stores by index (renderers/document.py `_WITH_FIXES`). */
 const WITH_FIXES = ["guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks"];
 
@@ -43,35 +35,73 @@ export interface Wire {
   session: Record<string, unknown>;
 }
 
-/** The session document inside a wire document (a new object: the wire is left as it was). */
+/**
+ * The session document inside a wire document (a new object: the wire is left as it was).
+ * Each record list is unpacked when first read: the first view reads a few of them, and
+ * unpacking all of a big report's lists was most of its opening.
+ */
 export function unpack(data: Session | Wire): Session {
   if (!("packed" in data)) return data;
   const session: Record<string, unknown> = { ...data.session };
-  for (const key of data.tables) session[key] = fromTable(session[key] as Table);
-  for (const key of WITH_FIXES) {
-    const records = (session[key] ?? []) as Packed[];
-    session[key] = records.map((r) => ({
-      ...r,
-      ...(typeof r.fix === "number" ? { fix: data.fixes[r.fix] } : {}),
-      fixes: r.fixes.map((i) => data.fix_objects[i]),
-    }));
-  }
-  for (const [key, fields] of Object.entries(TEXT_LISTS)) {
-    const records = (session[key] ?? []) as Record<string, unknown>[];
-    session[key] = records.map((r) => ({
-      ...r,
-      ...Object.fromEntries(fields.map((f) => [f, chain(r[f] as number, data.text_lists)])),
-    }));
-  }
-  const frames = data.frames.map(([filename, lineno, name, line]): Frame => ({ filename, lineno, name, line }));
-  const guards = (session.guards as PackedGuard[]).map(
-    (g): Guard => ({
-      ...g,
-      user_stack: g.user_stack.map((i) => frames[i]),
-      framework_stack: g.framework_stack.map((i) => frames[i]),
-    }),
+  const packed = new Set([...data.tables, ...WITH_FIXES, ...Object.keys(TEXT_LISTS), "guards"]);
+  const frames = once(() =>
+    data.frames.map(([filename, lineno, name, line]): Frame => ({ filename, lineno, name, line })),
   );
-  return { ...session, guards } as unknown as Session;
+  for (const key of packed) lazily(session, key, () => unpacked(data, key, frames));
+  return session as unknown as Session;
+}
+
+/** `target[key]` made by `make` when first read, then kept as a plain value. */
+function lazily(target: Record<string, unknown>, key: string, make: () => unknown): void {
+  const keep = (value: unknown) =>
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = make();
+      keep(value);
+      return value;
+    },
+    set: keep,
+  });
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+/**
+ * One record list of the wire, unpacked: its table, its fixes, its text lists, its stacks.
+ * Each record is copied once (from its table row, or from the wire) and then completed in
+ * place: a copy per step was most of a big report's unpacking.
+ */
+function unpacked(data: Wire, key: string, frames: () => Frame[]): unknown {
+  const stored = data.session[key];
+  const records = data.tables.includes(key)
+    ? fromTable(stored as Table)
+    : ((stored ?? []) as Record<string, unknown>[]).map((r) => ({ ...r }));
+  if (WITH_FIXES.includes(key)) for (const r of records) withFixes(r, data);
+  for (const field of TEXT_LISTS[key] ?? [])
+    for (const r of records) r[field] = chain(r[field] as number, data.text_lists);
+  if (key === "guards") for (const g of records) withStacks(g, frames());
+  return records;
+}
+
+/** A record's fixes (and fix text, where it has one) for their indices. */
+function withFixes(r: Record<string, unknown>, data: Wire): void {
+  if (typeof r.fix === "number") r.fix = data.fixes[r.fix];
+  r.fixes = (r.fixes as number[]).map((i) => data.fix_objects[i]);
+}
+
+/** A guard's stacks, frames for their indices. */
+function withStacks(g: Record<string, unknown>, frames: Frame[]): void {
+  g.user_stack = (g.user_stack as number[]).map((i) => frames[i]);
+  g.framework_stack = (g.framework_stack as number[]).map((i) => frames[i]);
 }
 
 /** Per record list, its text lists the wire packs as chains (renderers/text_lists.py `TEXT_LISTS`). */
@@ -216,9 +246,14 @@ export function frames(session: Session): FrameGroup[] {
   return [...groups.values()];
 }
 
-/** The inputs the document explains, in a stable order. */
+// Each document's explained inputs, sorted once: the why tab asks on each draw.
+const sorted = new WeakMap<object, string[]>();
+
+/** The inputs the document explains, in a stable order (one array per document: read, never change it). */
 export function sources(session: Session): string[] {
-  return distinct(session.explanations, (e) => e.source);
+  const known = sorted.get(session.explanations) ?? distinct(session.explanations, (e) => e.source);
+  sorted.set(session.explanations, known);
+  return known;
 }
 
 /** The document's explanations of one input, one per frame that saw it, the newest last. */

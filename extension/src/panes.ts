@@ -2,8 +2,19 @@
 
 import { readSweep, sweepChart } from "./chart";
 import { compilerGuardNote, nodeText } from "./compiler_guards";
-import type { Fix, Frame, GraphBreak, Guard, Kernel, Recompile, Session, SymbolFact, WhyStep } from "./document";
-import { append, folded, h, select } from "./dom";
+import type {
+  Fix,
+  Frame,
+  GraphBreak,
+  Guard,
+  Kernel,
+  Recompile,
+  Session,
+  SourceExplanation,
+  SymbolFact,
+  WhyStep,
+} from "./document";
+import { append, folded, h, select, setOptions } from "./dom";
 import { guardChoices, guardRows } from "./guardrows";
 import type { GuardFilter, SortKey } from "./model";
 import {
@@ -29,7 +40,7 @@ import {
   symbolSaid,
   verification,
 } from "./model";
-import { appendInParts } from "./parts";
+import { appendInParts, whenIdle } from "./parts";
 import { virtualTable } from "./virtual";
 import { counted } from "./words";
 
@@ -444,42 +455,49 @@ export function fixesView(fixes: Fix[], shown = fixes.length): HTMLElement | nul
   return h("div", { class: "fixes" }, h("h4", {}, title), ...fixes.slice(0, shown).map(fixView), more);
 }
 
+/** Other frames' explanations of the chosen input drawn with it; the rest while the browser is idle. */
+const FIRST_OTHER_FRAMES = 20;
+
 /** The document's explanation of one input: its steps, guards linked, lines opened by the host. */
 export function whyPane(session: Session, state: State, go: Go, host: Host = {}): HTMLElement {
-  const all = sources(session);
   const chosen = state.source ?? mostRecompiled(session) ?? "";
   const explained = explanationsOf(session, chosen);
   const explanation = explained.at(-1);
-  // Another frame that saw an input of the same name (another function, or an older
-  // definition of this one) has an explanation of its own: shown apart, folded.
-  const others = explained
-    .slice(0, -1)
-    .map((e) =>
-      folded({ class: "other-frame" }, [`also in ${frameLabel(session, e.compile_id)}`], () => [
-        stepList(e.steps, go, host),
-        fixesView(e.fixes),
-      ]),
-    );
-  return h(
+  const root = h(
     "div",
     {},
-    select(
-      all,
-      chosen,
-      "source",
-      (v) => go({ source: v }),
-      (v) => {
-        const name = explanationOf(session, v)?.user_name;
-        return name ? `${name} (${v})` : v;
-      },
-    ),
+    sourcePicker(session, explained.length ? chosen : "", go),
     explanation && explained.length > 1
       ? h("p", { class: "frame-of" }, `in ${frameLabel(session, explanation.compile_id)}`)
       : null,
     stepList(explanation?.steps ?? [], go, host),
     fixesView(explanation?.fixes ?? []),
-    ...others,
   );
+  // Another frame that saw an input of the same name (another function, or an older
+  // definition of this one) has an explanation of its own: shown apart, folded. A big log
+  // has thousands (one per frame): all of them at once were most of the tab's first draw.
+  const other = (e: SourceExplanation) => [
+    folded({ class: "other-frame" }, [`also in ${frameLabel(session, e.compile_id)}`], () => [
+      stepList(e.steps, go, host),
+      fixesView(e.fixes),
+    ]),
+  ];
+  appendInParts(root, explained.slice(0, -1), other, () => 1, FIRST_OTHER_FRAMES);
+  return root;
+}
+
+/**
+ * The why tab's choice of input: the chosen one at once, every other when the browser is
+ * idle (thousands of options were most of the tab's first draw).
+ */
+function sourcePicker(session: Session, chosen: string, go: Go): HTMLSelectElement {
+  const said = (v: string) => {
+    const name = explanationOf(session, v)?.user_name;
+    return name ? `${name} (${v})` : v;
+  };
+  const picker = select(chosen ? [chosen] : [], chosen, "source", (v) => go({ source: v }), said);
+  whenIdle(() => setOptions(picker, sources(session), said));
+  return picker;
 }
 
 /** The steps of an explanation; fix steps are shown as the fixes themselves (with what a replay verified). */

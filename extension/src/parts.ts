@@ -42,7 +42,8 @@ export function appendInParts<T>(
   if (next < items.length) whenIdle(part);
 }
 
-function whenIdle(callback: (deadline: IdleDeadline) => void): void {
+/** Call `callback` when the browser is idle (or after `IDLE_WAIT_MS` at the latest). */
+export function whenIdle(callback: (deadline: IdleDeadline) => void): void {
   if (typeof requestIdleCallback === "function") requestIdleCallback(callback, { timeout: IDLE_WAIT_MS });
   else setTimeout(() => callback({ timeRemaining: () => 0 }), 0);
 }

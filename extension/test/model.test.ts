@@ -364,6 +364,15 @@ describe("the wire", () => {
   it("passes a plain session document through", () => {
     expect(unpack(session)).toBe(session);
   });
+  it("unpacks each list when it is first read, once: a list no view reads costs the opening nothing", () => {
+    const wire = packed(session);
+    wire.tables.push("kernels");
+    wire.session.kernels = { columns: ["name"] }; // no rows: unpacking it fails, so reading it shows when it is unpacked
+    const restored = unpack(wire);
+    expect(restored.compiles).toEqual(session.compiles);
+    expect(restored.guards).toBe(restored.guards);
+    expect(() => restored.kernels).toThrow();
+  });
 });
 
 describe("sweep chart lanes", () => {

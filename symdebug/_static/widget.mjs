@@ -19,24 +19,31 @@ function r(e) {
 }
 function i(e, t, n, r, i = (e) => e) {
 	let a = document.createElement("select");
-	a.setAttribute("aria-label", n);
-	for (let t of ["", ...e]) {
-		let e = document.createElement("option");
-		e.value = t, e.textContent = t ? i(t) : `all ${n}`, a.appendChild(e);
-	}
-	return a.value = t, a.addEventListener("change", () => r(a.value)), a;
+	return a.setAttribute("aria-label", n), a.append(o(e, n, i)), a.value = t, a.addEventListener("change", () => r(a.value)), a;
 }
-function a(e) {
+function a(e, t, n = (e) => e) {
+	let r = e.value;
+	e.replaceChildren(o(t, e.getAttribute("aria-label") ?? "", n)), e.value = r;
+}
+function o(e, t, n) {
+	let r = document.createDocumentFragment();
+	for (let i of ["", ...e]) {
+		let e = document.createElement("option");
+		e.value = i, e.textContent = i ? n(i) : `all ${t}`, r.appendChild(e);
+	}
+	return r;
+}
+function s(e) {
 	return e.documentElement.hasAttribute("data-symdebug-opens-frames");
 }
-function o(e, t) {
+function c(e, t) {
 	e.dispatchEvent(new CustomEvent("symdebug-open-frame", {
 		detail: t,
 		bubbles: !0
 	}));
 }
 // src/model.ts
-var s = [
+var l = [
 	"guards",
 	"symbols",
 	"specializations",
@@ -44,57 +51,79 @@ var s = [
 	"explanations",
 	"graph_breaks"
 ];
-function c(e) {
+function u(e) {
 	if (!("packed" in e)) return e;
-	let t = { ...e.session };
-	for (let n of e.tables) t[n] = m(t[n]);
-	for (let n of s) t[n] = (t[n] ?? []).map((t) => ({
-		...t,
-		...typeof t.fix == "number" ? { fix: e.fixes[t.fix] } : {},
-		fixes: t.fixes.map((t) => e.fix_objects[t])
-	}));
-	for (let [n, r] of Object.entries(l)) t[n] = (t[n] ?? []).map((t) => ({
-		...t,
-		...Object.fromEntries(r.map((n) => [n, u(t[n], e.text_lists)]))
-	}));
-	let n = e.frames.map(([e, t, n, r]) => ({
+	let t = { ...e.session }, n = /* @__PURE__ */ new Set([
+		...e.tables,
+		...l,
+		...Object.keys(g),
+		"guards"
+	]), r = f(() => e.frames.map(([e, t, n, r]) => ({
 		filename: e,
 		lineno: t,
 		name: n,
 		line: r
-	})), r = t.guards.map((e) => ({
-		...e,
-		user_stack: e.user_stack.map((e) => n[e]),
-		framework_stack: e.framework_stack.map((e) => n[e])
-	}));
-	return {
-		...t,
-		guards: r
-	};
+	})));
+	for (let i of n) d(t, i, () => p(e, i, r));
+	return t;
 }
-var l = {
+function d(e, t, n) {
+	let r = (n) => Object.defineProperty(e, t, {
+		value: n,
+		writable: !0,
+		enumerable: !0,
+		configurable: !0
+	});
+	Object.defineProperty(e, t, {
+		enumerable: !0,
+		configurable: !0,
+		get: () => {
+			let e = n();
+			return r(e), e;
+		},
+		set: r
+	});
+}
+function f(e) {
+	let t;
+	return () => (t ??= { value: e() }, t.value);
+}
+function p(e, t, n) {
+	let r = e.session[t], i = e.tables.includes(t) ? b(r) : (r ?? []).map((e) => ({ ...e }));
+	if (l.includes(t)) for (let t of i) m(t, e);
+	for (let n of g[t] ?? []) for (let t of i) t[n] = _(t[n], e.text_lists);
+	if (t === "guards") for (let e of i) h(e, n());
+	return i;
+}
+function m(e, t) {
+	typeof e.fix == "number" && (e.fix = t.fixes[e.fix]), e.fixes = e.fixes.map((e) => t.fix_objects[e]);
+}
+function h(e, t) {
+	e.user_stack = e.user_stack.map((e) => t[e]), e.framework_stack = e.framework_stack.map((e) => t[e]);
+}
+var g = {
 	compiles: ["recompile_reasons"],
 	recompiles: ["reasons", "failed_entries"]
 };
-function u(e, t) {
+function _(e, t) {
 	let n = [];
 	for (let r = e; r !== -1; r = t.cells[r][1]) n.push(t.texts[t.cells[r][0]]);
 	return n;
 }
-function d(e) {
+function v(e) {
 	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
 }
-function f(e) {
+function ee(e) {
 	let t = e.replace(/\n$/, "").split("\n"), n = !t.some((e) => e.startsWith("@@"));
 	return t.map((e) => (e.startsWith("@@") && (n = !0), {
-		kind: p(e, n),
+		kind: y(e, n),
 		text: e
 	}));
 }
-function p(e, t) {
+function y(e, t) {
 	return e.startsWith("@@") ? "hunk" : t ? e.startsWith("+") ? "add" : e.startsWith("-") ? "del" : "context" : "file";
 }
-function m(e) {
+function b(e) {
 	let { columns: t, rows: n } = e;
 	return n.map((e) => {
 		let n = {};
@@ -102,13 +131,13 @@ function m(e) {
 		return n;
 	});
 }
-function h(e, t) {
+function te(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || _(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || re(e).includes(n)));
 }
-var g = /* @__PURE__ */ new WeakMap();
-function _(e) {
-	let t = g.get(e);
+var ne = /* @__PURE__ */ new WeakMap();
+function re(e) {
+	let t = ne.get(e);
 	if (t !== void 0) return t;
 	let n = e.user_stack[e.user_stack.length - 1], r = n ? `${n.filename}:${n.lineno} ${n.line}` : "", i = [
 		e.expr,
@@ -117,12 +146,12 @@ function _(e) {
 		e.sources.join(" "),
 		r
 	].join(" ").toLowerCase();
-	return g.set(e, i), i;
+	return ne.set(e, i), i;
 }
-function v(e, t, n = !1) {
-	let r = x(e, (e) => e[t]), i = /* @__PURE__ */ new Map();
+function ie(e, t, n = !1) {
+	let r = S(e, (e) => e[t]), i = /* @__PURE__ */ new Map();
 	for (let e = 0; e < r.length; e++) {
-		let t = e > 0 && b(r[e - 1], r[e]) === 0;
+		let t = e > 0 && x(r[e - 1], r[e]) === 0;
 		i.set(r[e], t ? i.get(r[e - 1]) ?? e : e);
 	}
 	let a = n ? -1 : 1;
@@ -131,14 +160,14 @@ function v(e, t, n = !1) {
 		r: i.get(e[t]) ?? 0
 	})).sort((e, t) => a * (e.r - t.r)).map(({ g: e }) => e);
 }
-var y = new Intl.Collator(void 0, { numeric: !0 });
-function b(e, t) {
-	return y.compare(e, t);
-}
+var ae = new Intl.Collator(void 0, { numeric: !0 });
 function x(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => b(e, t));
+	return ae.compare(e, t);
 }
-function ee(e) {
+function S(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => x(e, t));
+}
+function oe(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -152,22 +181,24 @@ function ee(e) {
 	}
 	return [...t.values()];
 }
-function te(e) {
-	return x(e.explanations, (e) => e.source);
+var C = /* @__PURE__ */ new WeakMap();
+function w(e) {
+	let t = C.get(e.explanations) ?? S(e.explanations, (e) => e.source);
+	return C.set(e.explanations, t), t;
 }
-function ne(e, t) {
-	return k(e.explanations, "source", [t]);
+function se(e, t) {
+	return j(e.explanations, "source", [t]);
 }
-function S(e, t) {
-	return ne(e, t).at(-1);
+function ce(e, t) {
+	return se(e, t).at(-1);
 }
-function C(e, t) {
-	let n = k(e.compiles, "compile_id", [t])[0];
+function T(e, t) {
+	let n = j(e.compiles, "compile_id", [t])[0];
 	if (!n) return `compile ${t}`;
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
 	return `${n.callee?.qualname || n.name} (frame ${n.frame_id}${r}${i})`;
 }
-function re(e) {
+function le(e) {
 	let t = /* @__PURE__ */ new Map(), n = /* @__PURE__ */ new Map();
 	for (let r of e.compiles) {
 		let e = t.get(r.name) ?? [];
@@ -178,85 +209,85 @@ function re(e) {
 		label: t
 	}] : [...r].sort((e, t) => t - e).map((t) => ({
 		value: String(t),
-		label: C(e, n.get(t) ?? "")
+		label: T(e, n.get(t) ?? "")
 	})));
 }
-function ie(e) {
+function ue(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function w(e) {
+function E(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function ae(e, t, n, r, i = 10) {
+function de(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function oe(e, t) {
+function fe(e, t) {
 	return t && t !== e ? `${t} (${e})` : e;
 }
-function T(e) {
-	return e.sources.map((t, n) => oe(t, e.user_names?.[n])).join(", ");
+function D(e) {
+	return e.sources.map((t, n) => fe(t, e.user_names?.[n])).join(", ");
 }
-function se(e) {
+function pe(e) {
 	return e.user_expr && e.user_expr !== e.expr ? `${e.user_expr}  (torch: ${e.expr})` : e.expr;
 }
-var ce = /* @__PURE__ */ new WeakMap();
-function E(e, t, n) {
-	let r = ce.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), ce.set(e, r)), r.get(n);
+var me = /* @__PURE__ */ new WeakMap();
+function O(e, t, n) {
+	let r = me.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), me.set(e, r)), r.get(n);
 }
-function D(e, t) {
-	return t === null ? void 0 : E(e.guards, (e) => e.id, t);
+function k(e, t) {
+	return t === null ? void 0 : O(e.guards, (e) => e.id, t);
 }
-function le(e, t, n) {
-	return E(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
+function he(e, t, n) {
+	return O(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
-function ue(e, t) {
-	return t === null ? void 0 : E(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+function ge(e, t) {
+	return t === null ? void 0 : O(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
 }
-function O(e, t) {
+function A(e, t) {
 	return t.symbols.map((n) => {
-		let r = le(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${T(r)}` : n;
+		let r = he(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${D(r)}` : n;
 	});
 }
-function de(e, t) {
-	return k(e.recompiles, "compile_id", t);
+function _e(e, t) {
+	return j(e.recompiles, "compile_id", t);
 }
-function fe(e, t) {
-	return k(e.recompiles, "compile_id", [t])[0];
+function ve(e, t) {
+	return j(e.recompiles, "compile_id", [t])[0];
 }
-function pe(e, t) {
-	return k(e.graph_breaks ?? [], "compile_id", t);
+function ye(e, t) {
+	return j(e.graph_breaks ?? [], "compile_id", t);
 }
-var me = /* @__PURE__ */ new WeakMap();
-function k(e, t, n) {
-	let r = me.get(e) ?? /* @__PURE__ */ new Map();
-	me.set(e, r);
-	let i = r.get(t) ?? he(e, t);
+var be = /* @__PURE__ */ new WeakMap();
+function j(e, t, n) {
+	let r = be.get(e) ?? /* @__PURE__ */ new Map();
+	be.set(e, r);
+	let i = r.get(t) ?? xe(e, t);
 	return r.set(t, i), [...n].flatMap((e) => i.get(e) ?? []).sort((e, t) => e - t).map((t) => e[t]);
 }
-function he(e, t) {
+function xe(e, t) {
 	let n = /* @__PURE__ */ new Map();
 	return e.forEach((e, r) => {
 		let i = n.get(e[t]);
 		i ? i.push(r) : n.set(e[t], [r]);
 	}), n;
 }
-function ge(e) {
-	return x([...e.compiles, ...e.guards], (e) => e.compile_id);
+function Se(e) {
+	return S([...e.compiles, ...e.guards], (e) => e.compile_id);
 }
-function _e(e, t) {
+function Ce(e, t) {
 	return e.symbols.filter((e) => e.compile_id === t && !e.expected);
 }
-function ve(e) {
+function we(e) {
 	let t = e.state === "dynamic" || e.state === "unbacked" ? e.name : String(e.hint ?? e.name);
-	return `${T(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
+	return `${D(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
 }
-function ye(e) {
+function Te(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.explanations) {
 		let e = t.get(n.source) ?? /* @__PURE__ */ new Set();
@@ -264,44 +295,44 @@ function ye(e) {
 		t.set(n.source, e);
 	}
 	let n;
-	for (let r of te(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
+	for (let r of w(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
 	return n;
 }
 // src/sorting.ts
-function be(e, t) {
-	return typeof e == "number" && typeof t == "number" ? e - t : b(String(e), String(t));
+function Ee(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : x(String(e), String(t));
 }
-function A(e, t, n) {
+function M(e, t, n) {
 	let r = e.map((e, t) => ({
 		item: e,
 		index: t
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * be(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * Ee(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function j(e, t) {
+function N(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function M(e, t) {
+function P(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/words.ts
-function N(e, t) {
+function F(e, t) {
 	return `${e} ${t}${e === 1 ? "" : "s"}`;
 }
-function xe(e) {
+function De(e) {
 	return [
-		N(e.compiles.length, "compile"),
-		N(e.recompiles.length, "recompile"),
-		N(e.guards.length, "guard")
+		F(e.compiles.length, "compile"),
+		F(e.recompiles.length, "recompile"),
+		F(e.guards.length, "guard")
 	].join(", ");
 }
 // src/diffmodel.ts
-var Se = [
+var Oe = [
 	"title",
 	"filename",
 	"status",
@@ -310,24 +341,24 @@ var Se = [
 	"change",
 	"regressed"
 ];
-function P(e) {
+function ke(e) {
 	return e.regressions.length > 0;
 }
-function Ce(e) {
+function Ae(e) {
 	let t = e.compiles_after - e.compiles_before;
 	return t > 0 ? `+${t}` : String(t);
 }
-function we(e, t) {
+function je(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!P(e);
+		case "regressed": return +!!ke(e);
 		default: return e[t];
 	}
 }
-function Te(e, t) {
-	return A(e, t, we);
+function Me(e, t) {
+	return M(e, t, je);
 }
-var Ee = [
+var Ne = [
 	[
 		"recompiles_added",
 		"recompile",
@@ -371,8 +402,8 @@ var Ee = [
 		"graph breaks removed"
 	]
 ];
-function De(e) {
-	return Ee.map(([t, n, r, i]) => ({
+function Pe(e) {
+	return Ne.map(([t, n, r, i]) => ({
 		list: t,
 		kind: n,
 		change: r,
@@ -380,27 +411,27 @@ function De(e) {
 		items: e[t] ?? []
 	})).filter((e) => e.items.length > 0);
 }
-function Oe(e) {
+function Fe(e) {
 	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
 }
-function ke(e) {
+function Ie(e) {
 	return [
-		N(e.compiles, "compile"),
-		N(e.recompiles, "recompile"),
-		N(e.graph_breaks, "graph break")
+		F(e.compiles, "compile"),
+		F(e.recompiles, "recompile"),
+		F(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function Ae(e) {
+function Le(e) {
 	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 }
-function je(e) {
+function Re(e) {
 	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
 }
-function Me(e) {
+function ze(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/chart.ts
-function Ne(e) {
+function Be(e) {
 	let t = (e) => Array.isArray(e) ? e : [], n = e.prediction_held, r = e.predicted_at_call;
 	return {
 		...typeof e.axis == "string" ? { axis: e.axis } : {},
@@ -412,9 +443,9 @@ function Ne(e) {
 		...Array.isArray(r) ? { predicted_at_call: r } : {}
 	};
 }
-var Pe = "http://www.w3.org/2000/svg", F = 720, Fe = 300, I = 96, L = 36, Ie = 608, Le = 212, R = "#cf222e", Re = "#0969da", ze = "#bc4c00", z = "#57606a", B = "#8c959f";
+var Ve = "http://www.w3.org/2000/svg", I = 720, He = 300, L = 96, R = 36, Ue = 608, We = 212, z = "#cf222e", Ge = "#0969da", Ke = "#bc4c00", B = "#57606a", qe = "#8c959f";
 function V(e, t, n) {
-	let r = document.createElementNS(Pe, e);
+	let r = document.createElementNS(Ve, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
@@ -423,15 +454,15 @@ function H(e, ...t) {
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function Be(e) {
+function Je(e) {
 	let t = [
 		...e.predicted,
 		...e.predicted_at_call ?? [],
 		...e.actual
 	].filter((e) => !!e);
-	return [...new Set(t)].sort(b).concat("recompile");
+	return [...new Set(t)].sort(x).concat("recompile");
 }
-function Ve(e, t, n = 6) {
+function Ye(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -442,31 +473,31 @@ function Ve(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function He(e) {
+function Xe(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : Ie / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : Ue / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: Ve(n, r).map((e) => [i(e), String(e)])
+			ticks: Ye(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => I + (e + .5) / Math.max(t, 1) * Ie, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => L + (e + .5) / Math.max(t, 1) * Ue, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function Ue(e) {
+function Ze(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function We(e, t) {
+function Qe(e, t) {
 	let n = e.ticks.map(([e, t]) => H({ class: "tick" }, V("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: z
+		stroke: B
 	}), V("text", {
 		x: e,
 		y: 264,
@@ -474,11 +505,11 @@ function We(e, t) {
 		"text-anchor": "middle"
 	}, t)));
 	return H({ "data-axis": "x" }, V("line", {
-		x1: I,
+		x1: L,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: z
+		stroke: B
 	}), ...n, V("text", {
 		x: 400,
 		y: 292,
@@ -486,7 +517,7 @@ function We(e, t) {
 		"text-anchor": "middle"
 	}, t));
 }
-function Ge(e, t) {
+function $e(e, t) {
 	let n = e.map((e) => H({ class: "tick" }, V("line", {
 		x1: 92,
 		x2: 704,
@@ -500,54 +531,54 @@ function Ge(e, t) {
 		"text-anchor": "end"
 	}, e)));
 	return H({ "data-axis": "y" }, V("line", {
-		x1: I,
-		x2: I,
-		y1: L,
+		x1: L,
+		x2: L,
+		y1: R,
 		y2: 248,
-		stroke: z
+		stroke: B
 	}), ...n, V("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function U(e, t, n = 4) {
+function et(e, t, n = 4) {
 	return V("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: ze,
+		stroke: Ke,
 		"stroke-width": 1.5
 	});
 }
-function Ke() {
+function tt() {
 	let e = [
 		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: Re
+			stroke: Ge
 		}), "predicted entry"],
-		[U(6, -4), "entry that served (re-run)"],
+		[et(6, -4), "entry that served (re-run)"],
 		[V("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
 			y2: 2,
-			stroke: R,
+			stroke: z,
 			"stroke-width": 2
 		}), "recompiled"],
 		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 2,
-			fill: B
+			fill: qe
 		}), "predicted before the sweep"],
 		[V("circle", {
 			cx: 6,
 			cy: -4,
 			r: 6,
 			fill: "none",
-			stroke: R
+			stroke: z
 		}), "missed"]
 	], t = [
 		0,
@@ -558,29 +589,29 @@ function Ke() {
 	];
 	return H({
 		"data-legend": "",
-		transform: `translate(${I} 16)`
+		transform: `translate(${L} 16)`
 	}, ...e.map(([e, n], r) => H({ transform: `translate(${t[r]} 0)` }, e, V("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
 	}, n))));
 }
-function W(e, t) {
+function U(e, t) {
 	let n = e.predicted_at_call?.[t];
 	return e.prediction_held?.[t] !== void 0 && e.prediction_held?.[t] !== null && n !== void 0 ? n : e.predicted[t];
 }
-function G(e, t) {
+function nt(e, t) {
 	let n = e.predicted[t];
-	return n === W(e, t) ? void 0 : n;
+	return n === U(e, t) ? void 0 : n;
 }
-function K(e, t) {
+function rt(e, t) {
 	return e.prediction_held?.[t] === !1;
 }
-function qe(e, t) {
-	let n = W(e, t) ?? "a recompile", r = G(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = K(e, t) ? "; prediction missed" : "";
+function it(e, t) {
+	let n = U(e, t) ?? "a recompile", r = nt(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = rt(e, t) ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}${i}; ${o}${s}${c}`;
 }
-function Je() {
+function at() {
 	return H({
 		"data-tooltip": "",
 		visibility: "hidden",
@@ -597,15 +628,15 @@ function Je() {
 		y: 15
 	}));
 }
-function Ye(e, t, n, r) {
+function ot(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), F - o);
+	let s = Math.min(Math.max(n - o / 2, 0), I - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function Xe(e, t, n, r) {
+function st(e, t, n, r) {
 	let i = H({
 		class: "point",
 		"data-point": t
@@ -613,129 +644,129 @@ function Xe(e, t, n, r) {
 	e.recompiled[t] && i.appendChild(V("line", {
 		x1: n,
 		x2: n,
-		y1: L,
+		y1: R,
 		y2: 248,
-		stroke: R,
+		stroke: z,
 		"stroke-opacity": .4
 	}));
-	let a = G(e, t);
+	let a = nt(e, t);
 	a !== void 0 && i.appendChild(V("circle", {
 		cx: n,
 		cy: r(a),
 		r: 2,
-		fill: B,
+		fill: qe,
 		"data-earlier": ""
 	}));
-	let o = r(W(e, t));
+	let o = r(U(e, t));
 	i.appendChild(V("circle", {
 		cx: n,
 		cy: o,
 		r: 4,
 		fill: "none",
-		stroke: Re,
+		stroke: Ge,
 		"data-predicted": ""
-	})), K(e, t) && i.appendChild(V("circle", {
+	})), rt(e, t) && i.appendChild(V("circle", {
 		cx: n,
 		cy: o,
 		r: 7,
 		fill: "none",
-		stroke: R,
+		stroke: z,
 		"data-missed": ""
 	}));
 	let s = e.actual[t];
-	s != null && i.appendChild(U(n, r(s)));
+	s != null && i.appendChild(et(n, r(s)));
 	let c = V("rect", {
 		x: n - 6,
-		y: L,
+		y: R,
 		width: 12,
-		height: Le,
+		height: We,
 		fill: "transparent"
 	});
-	return c.appendChild(V("title", {}, qe(e, t))), i.appendChild(c), i;
+	return c.appendChild(V("title", {}, it(e, t))), i.appendChild(c), i;
 }
-function Ze(e) {
-	let t = Be(e), n = Ue(t), r = He(e), i = V("svg", {
-		width: F,
-		height: Fe,
-		viewBox: `0 0 ${F} ${Fe}`,
+function ct(e) {
+	let t = Je(e), n = Ze(t), r = Xe(e), i = V("svg", {
+		width: I,
+		height: He,
+		viewBox: `0 0 ${I} ${He}`,
 		"data-chart": "sweep"
 	});
-	i.append(We(r, e.axis ?? "point"), Ge(t, n), Ke());
-	let a = Je();
+	i.append(Qe(r, e.axis ?? "point"), $e(t, n), tt());
+	let a = at();
 	return e.x.forEach((t, o) => {
-		let s = Xe(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => Ye(a, qe(e, o), r.at(o), n(W(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = st(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => ot(a, it(e, o), r.at(o), n(U(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/compiler_guards.ts
-var Qe = {
+var lt = {
 	backward: "a guard the compiler added while building the backward graph (no line of yours): it matters only if a call's size breaks it, then the frame recompiles",
 	inductor: "a guard the compiler added while lowering the graph to kernels (Inductor; no line of yours): it matters only if a call's size breaks it, then the frame recompiles"
-}, $e = "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
-function et(e) {
-	return e.origin === "cache" ? $e : Qe[e.cause] ?? null;
+}, ut = "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
+function dt(e) {
+	return e.origin === "cache" ? ut : lt[e.cause] ?? null;
 }
-function tt(e) {
-	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : et(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
+function ft(e) {
+	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : dt(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
 }
 // src/guardrows.ts
-var nt = /* @__PURE__ */ new WeakMap(), rt = /* @__PURE__ */ new WeakMap();
-function it(e, t, n) {
-	let r = nt.get(e) ?? /* @__PURE__ */ new Map();
-	nt.set(e, r);
-	let i = `${t} ${n}`, a = r.get(i) ?? v(e, t, n);
+var pt = /* @__PURE__ */ new WeakMap(), mt = /* @__PURE__ */ new WeakMap();
+function ht(e, t, n) {
+	let r = pt.get(e) ?? /* @__PURE__ */ new Map();
+	pt.set(e, r);
+	let i = `${t} ${n}`, a = r.get(i) ?? ie(e, t, n);
 	return r.set(i, a), a;
 }
-function at(e, t, n, r) {
-	return h(it(e.guards, n, r), t);
+function gt(e, t, n, r) {
+	return te(ht(e.guards, n, r), t);
 }
-function ot(e) {
-	let t = rt.get(e);
+function _t(e) {
+	let t = mt.get(e);
 	if (t) return t;
 	let n = {
-		cause: x(e.guards, (e) => e.cause),
-		status: x(e.guards, (e) => e.status),
-		compile: ge(e),
-		phase: x(e.guards, (e) => e.phase)
+		cause: S(e.guards, (e) => e.cause),
+		status: S(e.guards, (e) => e.status),
+		compile: Se(e),
+		phase: S(e.guards, (e) => e.phase)
 	};
-	return rt.set(e, n), n;
+	return mt.set(e, n), n;
 }
 // src/parts.ts
-var st = 2, ct = 100, lt = 10;
-function ut(e, t, n, r, i) {
+var vt = 2, yt = 100, bt = 10;
+function W(e, t, n, r, i) {
 	let a = 0;
 	for (let o = 0; a < t.length && (a === 0 || o < i); a++) o += r(t[a]), e.append(...n(t[a]));
 	let o = !1, s = (r) => {
 		if (o ||= e.isConnected, o && !e.isConnected) return;
-		let i = performance.now() + Math.max(r.timeRemaining() - st, lt), c = document.createDocumentFragment();
+		let i = performance.now() + Math.max(r.timeRemaining() - vt, bt), c = document.createDocumentFragment();
 		do
 			c.append(...n(t[a++]));
 		while (a < t.length && performance.now() < i);
-		e.append(c), a < t.length && dt(s);
+		e.append(c), a < t.length && G(s);
 	};
-	a < t.length && dt(s);
+	a < t.length && G(s);
 }
-function dt(e) {
-	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: ct }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
+function G(e) {
+	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: yt }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
 }
-function ft(t, n, r, i, a = 0) {
+function xt(t, n, r, i, a = 0) {
 	let o = e("tbody"), s = e("div", { class: "scroll" }, e("table", { class: t }, e("thead", {}, n), o));
 	if (r <= a) return o.append(...Array.from({ length: r }, (e, t) => i(t))), s;
 	let c = "", l = () => {
-		let [e, t] = ae(s.scrollTop, s.clientHeight || 480, 24, r);
+		let [e, t] = de(s.scrollTop, s.clientHeight || 480, 24, r);
 		if (`${e}:${t}` === c) return;
 		c = `${e}:${t}`;
 		let n = Array.from({ length: t - e }, (t, n) => i(e + n));
-		o.replaceChildren(pt(e * 24), ...n, pt((r - t) * 24));
+		o.replaceChildren(St(e * 24), ...n, St((r - t) * 24));
 	};
 	return s.addEventListener("scroll", l), requestAnimationFrame(l), l(), s;
 }
-function pt(t) {
+function St(t) {
 	let n = e("tr", { class: "spacer" });
 	return n.style.height = `${t}px`, n;
 }
 // src/panes.ts
-function q(t, n, r = `${t.filename}:${t.lineno}`) {
+function K(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -746,12 +777,12 @@ function q(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-var mt = 100;
-function ht(t, n, r = {}) {
+var Ct = 100;
+function wt(t, n, r = {}) {
 	let i = e("div");
-	return ut(i, ee(t), (e) => gt(t, e, n, r), (e) => e.compiles.length, mt), i;
+	return W(i, oe(t), (e) => Tt(t, e, n, r), (e) => e.compiles.length, Ct), i;
 }
-function gt(t, n, r, i) {
+function Tt(t, n, r, i) {
 	let a = {
 		filename: n.filename,
 		lineno: n.lineno,
@@ -759,17 +790,17 @@ function gt(t, n, r, i) {
 		line: ""
 	}, o = n.compiles[0]?.kind === "export", s = o ? `torch.export.${n.name}` : `frame ${n.name}`, c = new Set(n.compiles.map((e) => e.compile_id));
 	return [
-		e("h3", {}, `${s}  `, e("span", { class: "muted" }, q(a, i))),
-		_t(t, n, r),
+		e("h3", {}, `${s}  `, e("span", { class: "muted" }, K(a, i))),
+		Et(t, n, r),
 		...n.compiles.filter((e) => o && e.fail_reason).map((t) => e("pre", { class: "export-error" }, t.fail_reason ?? "")),
-		...de(t, c).map((e) => vt(t, e, r, i)),
-		...pe(t, c).map((e) => St(e, i))
+		..._e(t, c).map((e) => Dt(t, e, r, i)),
+		...ye(t, c).map((e) => jt(e, i))
 	];
 }
-function _t(t, n, r) {
+function Et(t, n, r) {
 	let i = e("div", { class: "timeline" });
 	return n.compiles.forEach((n, a) => {
-		let o = fe(t, n.compile_id);
+		let o = ve(t, n.compile_id);
 		if (a > 0) {
 			let t = o?.reasons.join("\n") ?? "";
 			i.appendChild(e("span", {
@@ -789,36 +820,36 @@ function _t(t, n, r) {
 		}, s));
 	}), i;
 }
-function vt(t, n, r, i = {}) {
+function Dt(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), bt(t, n, r, i), ...yt(t, n, i), Y(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), kt(t, n, r, i), ...Ot(t, n, i), J(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function yt(t, n, r) {
-	let i = n.user_frame, a = D(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
+function Ot(t, n, r) {
+	let i = n.user_frame, a = k(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
 	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
-	let s = e("div", { class: "recompile-line" }, "line: ", q(i, r));
+	let s = e("div", { class: "recompile-line" }, "line: ", K(i, r));
 	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function bt(n, r, i, a) {
-	let o = r.sources.map((e, t) => oe(e, r.user_names?.[t] || S(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = D(n, r.guard), l = ue(n, r.specialization);
-	return c ? t(s, xt(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+function kt(n, r, i, a) {
+	let o = r.sources.map((e, t) => fe(e, r.user_names?.[t] || ce(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = k(n, r.guard), l = ge(n, r.specialization);
+	return c ? t(s, At(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function xt(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = O(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function At(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = A(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
 			pane: "guards",
 			guard: n.id
 		})
-	}, ...J(n))];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", q(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	}, ...q(n))];
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", K(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function St(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? q(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, q(t.library_frame, n), " (library)")] : [], o = e("div", {
+function jt(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? K(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, K(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, ...a, `: ${t.reason} → ${r}`);
@@ -827,21 +858,21 @@ function St(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let s = Y(t.fixes);
+	let s = J(t.fixes);
 	return s && o.appendChild(s), o;
 }
-function Ct(e) {
+function Mt(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function wt(t) {
+function Nt(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => () => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-var Tt = 500;
-function Et(t, n) {
-	let r = t.symbols.filter((e) => !e.expected), i = wt(t), a = (e) => e < r.length ? Dt(r[e], n) : i[e - r.length]();
-	return ft("symbols", e("tr", {}, ...[
+var Pt = 500;
+function Ft(t, n) {
+	let r = t.symbols.filter((e) => !e.expected), i = Nt(t), a = (e) => e < r.length ? It(r[e], n) : i[e - r.length]();
+	return xt("symbols", e("tr", {}, ...[
 		"compile",
 		"symbol",
 		"sources",
@@ -850,9 +881,9 @@ function Et(t, n) {
 		"range",
 		"state",
 		"cause"
-	].map((t) => e("th", {}, t))), r.length + i.length, a, Tt);
+	].map((t) => e("th", {}, t))), r.length + i.length, a, Pt);
 }
-function Dt(t, n) {
+function It(t, n) {
 	let r = t.range ? `[${t.range[0]}, ${t.range[1]}]` : "";
 	return e("tr", {
 		class: "row",
@@ -860,9 +891,9 @@ function Dt(t, n) {
 			pane: "why",
 			source: t.sources[0]
 		})
-	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, T(t)), e("td", {}, Ct(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
+	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, D(t)), e("td", {}, Mt(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
 }
-function Ot(t, n, r, a = {}) {
+function Lt(t, n, r, a = {}) {
 	let o = n.filter, s = (e, t) => i(t, o[e] ?? "", e, (t) => r({ filter: {
 		...o,
 		[e]: t || void 0
@@ -871,23 +902,23 @@ function Ot(t, n, r, a = {}) {
 		...o,
 		text: c.value || void 0
 	} }));
-	let l = at(t, o, n.sort, n.descending), u = ot(t);
+	let l = gt(t, o, n.sort, n.descending), u = _t(t);
 	return e("div", {}, e("div", { class: "filters" }, s("cause", u.cause), s("status", u.status), s("compile", u.compile), s("phase", u.phase), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${N(t.guards.length, "guard")}`)), o.compile ? kt(t, o.compile) : null, At(t, l, n, r, a));
+	}, `${l.length} of ${F(t.guards.length, "guard")}`)), o.compile ? Rt(t, o.compile) : null, zt(t, l, n, r, a));
 }
-function kt(t, n) {
-	let r = _e(t, n), i = t.guards.some((e) => e.compile_id === n);
+function Rt(t, n) {
+	let r = Ce(t, n), i = t.guards.some((e) => e.compile_id === n);
 	return e("div", {
 		class: "compile-summary",
 		"data-compile-summary": n
-	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, ve(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
+	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, we(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
 		class: "muted",
 		"data-no-guards": ""
 	}, `${n} has no shape guard`));
 }
-function At(t, n, r, i, a) {
+function zt(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -895,84 +926,89 @@ function At(t, n, r, i, a) {
 			descending: r.sort === t && !r.descending
 		})
 	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : ""));
-	return ft("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
+	return xt("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
-	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => jt(t, n[e], r, i, a));
+	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => Bt(t, n[e], r, i, a));
 }
-function jt(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Gt(o.filename)}:${o.lineno}` : "", c = O(t, n).join("; ");
+function Bt(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${nn(o.filename)}:${o.lineno}` : "", c = A(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
 		onclick: () => i({ guard: n.id })
 	}, e("td", {}, n.compile_id), e("td", {
-		title: se(n),
+		title: pe(n),
 		"data-expr": ""
-	}, ...J(n)), e("td", {
+	}, ...q(n)), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? q(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? K(o, a, s) : s : ""));
 }
-function Mt(t, n, r, i = {}) {
-	let a = D(t, n);
+function Vt(t, n, r, i = {}) {
+	let a = k(t, n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = et(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, q(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
-	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...J(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
+	let o = dt(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, K(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...q(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), Nt(a), o ? e("p", {
+	}) }, "")), Ht(a), o ? e("p", {
 		class: "compiler-note",
 		"data-compiler-note": a.cause
-	}, o) : null, Pt(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, Y(a.fixes), e("p", { class: "muted" }, `link: ${w({
+	}, o) : null, Ut(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, J(a.fixes), e("p", { class: "muted" }, `link: ${E({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function Nt(t) {
-	let n = tt(t), r = t.kernel ? `kernel ${t.kernel}` : "";
+function Ht(t) {
+	let n = ft(t), r = t.kernel ? `kernel ${t.kernel}` : "";
 	return !n && !r ? null : e("p", {}, [n, r].filter(Boolean).join("; "));
 }
-function J(t) {
+function q(t) {
 	return !t.user_expr || t.user_expr === t.expr ? [t.expr] : [
 		e("span", { class: "user-expr" }, t.user_expr),
 		" ",
 		e("span", { class: "muted" }, `(torch: ${t.expr})`)
 	];
 }
-function Pt(t, n) {
+function Ut(t, n) {
 	if (!n.symbols.length) return null;
-	let r = O(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = A(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function Ft(t) {
-	let n = d(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
+function Wt(t) {
+	let n = v(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? It(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? Gt(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function It(t) {
-	return e("pre", { class: "fix-diff" }, ...f(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
+function Gt(t) {
+	return e("pre", { class: "fix-diff" }, ...ee(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function Y(t, n = t.length) {
+function J(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Ft)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Ft), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(Wt)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(Wt), a);
 }
-function Lt(t, r, a, o = {}) {
-	let s = te(t), c = r.source ?? ye(t) ?? "", l = ne(t, c), u = l.at(-1), d = l.slice(0, -1).map((e) => n({ class: "other-frame" }, [`also in ${C(t, e.compile_id)}`], () => [Rt(e.steps, a, o), Y(e.fixes)]));
-	return e("div", {}, i(s, c, "source", (e) => a({ source: e }), (e) => {
-		let n = S(t, e)?.user_name;
-		return n ? `${n} (${e})` : e;
-	}), u && l.length > 1 ? e("p", { class: "frame-of" }, `in ${C(t, u.compile_id)}`) : null, Rt(u?.steps ?? [], a, o), Y(u?.fixes ?? []), ...d);
+var Kt = 20;
+function qt(t, r, i, a = {}) {
+	let o = r.source ?? Te(t) ?? "", s = se(t, o), c = s.at(-1), l = e("div", {}, Jt(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${T(t, c.compile_id)}`) : null, Yt(c?.steps ?? [], i, a), J(c?.fixes ?? []));
+	return W(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${T(t, e.compile_id)}`], () => [Yt(e.steps, i, a), J(e.fixes)])], () => 1, Kt), l;
 }
-function Rt(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, zt(t, n, r))));
+function Jt(e, t, n) {
+	let r = (t) => {
+		let n = ce(e, t)?.user_name;
+		return n ? `${n} (${t})` : t;
+	}, o = i(t ? [t] : [], t, "source", (e) => n({ source: e }), r);
+	return G(() => a(o, w(e), r)), o;
 }
-function zt(t, n, r) {
+function Yt(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, Xt(t, n, r))));
+}
+function Xt(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, q(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, K(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -981,61 +1017,61 @@ function zt(t, n, r) {
 		})
 	}, t.text);
 }
-function Bt(t) {
+function Zt(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	return ut(n, t.kernels, (e) => [Ht(e)], () => 1, Vt), n;
+	return W(n, t.kernels, (e) => [$t(e)], () => 1, Qt), n;
 }
-var Vt = 100;
-function Ht(t) {
+var Qt = 100;
+function $t(t) {
 	let r = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; "), i = t.literals.map((e) => `${e.value} (${e.kind})`).join(", ");
-	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Ut(t.source)]);
+	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), en(t.source)]);
 }
-function Ut(t) {
+function en(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-function Wt(t) {
-	let n = t.sweeps.map(Ne);
+function tn(t) {
+	let n = t.sweeps.map(Be);
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${N(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Ze(t)));
+		r.appendChild(e("p", {}, `${i}; ${F(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, ct(t)));
 	}
 	return r;
 }
-function Gt(e) {
+function nn(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/diff.ts
-var Kt = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function qt(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [Yt(n), Xt(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(Zt(t, n, r));
+var rn = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function an(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [sn(n), cn(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(ln(t, n, r));
 	});
 }
-function Jt(t) {
+function on(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function Yt(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Jt(t.regressed));
+function sn(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), on(t.regressed));
 }
-function Xt(t, n) {
+function cn(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function Zt(n, r, i) {
+function ln(n, r, i) {
 	let a = e("section", {
 		class: "run",
-		"data-run": Me(n),
+		"data-run": ze(n),
 		"data-regressed": String(n.regressed)
 	}), o = {
 		sort: {
@@ -1044,7 +1080,7 @@ function Zt(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, Qt(n, r, o, c, i));
+		a.replaceChildren(), t(a, un(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -1053,27 +1089,27 @@ function Zt(n, r, i) {
 	};
 	return s(), a;
 }
-function Qt(t, n, r, i, a) {
-	let o = t.frames.length ? [tn(t.frames, r, i), rn(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function un(t, n, r, i, a) {
+	let o = t.frames.length ? [pn(t.frames, r, i), hn(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, je(t), " ", Jt(t.regressed)),
-		e("div", { class: "sides" }, $t(t.before, "before"), $t(t.after, "after")),
+		e("h2", {}, Re(t), " ", on(t.regressed)),
+		e("div", { class: "sides" }, dn(t.before, "before"), dn(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		Xt(t.notes, `run ${n}`),
+		cn(t.notes, `run ${n}`),
 		...o
 	];
 }
-function $t(t, n) {
-	let r = Ae(t);
+function dn(t, n) {
+	let r = Le(t);
 	return e("div", {
 		class: "side",
 		"data-side": n
-	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, ke(t)), r ? e("div", {
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, Ie(t)), r ? e("div", {
 		class: "problems",
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var en = {
+var fn = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -1082,15 +1118,15 @@ var en = {
 	change: "change",
 	regressed: "regressed"
 };
-function tn(t, n, r) {
-	let i = (e) => r({ sort: j(n.sort, e) }), a = e("tr", {}, ...Se.map((t) => e("th", {
+function pn(t, n, r) {
+	let i = (e) => r({ sort: N(n.sort, e) }), a = e("tr", {}, ...Oe.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, en[t] + M(n.sort, t)))), o = Te(t, n.sort).map(({ item: e, index: t }) => nn(e, t, n.selected === t, () => r({ selected: t })));
+	}, fn[t] + P(n.sort, t)))), o = Me(t, n.sort).map(({ item: e, index: t }) => mn(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function nn(t, n, r, i) {
-	let a = P(t), o = t.regressions.join("; ");
+function mn(t, n, r, i) {
+	let a = ke(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -1112,20 +1148,20 @@ function nn(t, n, r, i) {
 	}, t.compiles_after), e("td", {
 		class: "count",
 		"data-col": "change"
-	}, Ce(t)), e("td", {
+	}, Ae(t)), e("td", {
 		title: o,
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function rn(t, n, r) {
+function hn(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...an(i, r));
+	}, ...gn(i, r));
 }
-function an(t, n) {
-	let r = De(t);
+function gn(t, n) {
+	let r = Pe(t);
 	return [
 		e("h3", {}, t.title),
 		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
@@ -1133,18 +1169,18 @@ function an(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => on(e, n)),
+		...r.map((e) => _n(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function on(t, n) {
+function _n(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => sn(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => vn(e, t.change, n)));
 }
-function sn(t, n, r) {
-	let i = Oe(t), a = t.line;
+function vn(t, n, r) {
+	let i = Fe(t), a = t.line;
 	return e("div", {
 		class: "item",
 		"data-item-kind": t.kind,
@@ -1155,10 +1191,10 @@ function sn(t, n, r) {
 	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
 		class: "muted",
 		"data-count": String(t.count)
-	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", q(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", K(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
 }
 // src/huntmodel.ts
-var cn = [
+var yn = [
 	{
 		key: "input",
 		label: "input",
@@ -1200,66 +1236,66 @@ var cn = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function X(e) {
+function bn(e) {
 	return e.hunt ?? [];
 }
-function ln(e) {
+function xn(e) {
 	return e.user_name || e.source;
 }
-function un(e) {
+function Sn(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function dn(e) {
+function Cn(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function fn(e) {
+function wn(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function pn(e) {
+function Tn(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function mn(e, t) {
+function En(e, t) {
 	switch (t) {
-		case "input": return ln(e);
+		case "input": return xn(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return dn(e);
+		case "evidence": return Cn(e);
 		default: return e.note;
 	}
 }
-function hn(e, t) {
-	return A(e, t, mn);
+function Dn(e, t) {
+	return M(e, t, En);
 }
 // src/hunt.ts
-function gn(t, n = {}) {
-	let r = X(t);
+function On(t, n = {}) {
+	let r = bn(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(_n(r, a, (e) => {
-			a = j(a, e), o();
+		i.replaceChildren(kn(r, a, (e) => {
+			a = N(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, pn(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, Tn(r)), i);
 }
-function _n(t, n, r, i) {
-	let a = e("tr", {}, ...cn.map(({ key: t, label: i, hint: a }) => e("th", {
+function kn(t, n, r, i) {
+	let a = e("tr", {}, ...yn.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + M(n, t)))), o = hn(t, n).map(({ item: e, index: t }) => vn(e, t, i));
+	}, i + P(n, t)))), o = Dn(t, n).map(({ item: e, index: t }) => An(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function vn(t, n, r) {
+function An(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -1267,27 +1303,27 @@ function vn(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, ln(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, xn(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, yn(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, jn(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, un(t)), e("td", { "data-col": "evidence" }, ...bn(t, r)), e("td", {
+	}, Sn(t)), e("td", { "data-col": "evidence" }, ...Mn(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function yn(t) {
+function jn(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: fn(t)
+		title: wn(t)
 	}, t.verdict);
 }
-function bn(t, n) {
+function Mn(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -1296,26 +1332,26 @@ function bn(t, n) {
 	return [
 		...r,
 		" at ",
-		q(i, n),
+		K(i, n),
 		...a
 	];
 }
 // src/styles.ts
-var xn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Sn = [
+var Nn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Pn = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
 ];
-function Z(e) {
+function Y(e) {
 	return e.user_name || e.source;
 }
-function Cn(e) {
-	return x(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+function Fn(e) {
+	return S(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function wn(e) {
-	return x(e.flatMap((e) => e.specializations), Z);
+function In(e) {
+	return S(e.flatMap((e) => e.specializations), Y);
 }
-function Tn(e) {
+function Ln(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -1323,17 +1359,17 @@ function Tn(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...Sn.map(([e, t]) => ({
+		...Pn.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...Cn(e).map((e) => ({
+		...Fn(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...wn(e).map((e) => ({
+		...In(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -1345,102 +1381,102 @@ function Tn(e) {
 		}] : []
 	];
 }
-function En(e, t) {
-	return e.specializations.filter((e) => Z(e) === t);
+function Rn(e, t) {
+	return e.specializations.filter((e) => Y(e) === t);
 }
-function Dn(e, t) {
-	let n = En(e, t);
+function X(e, t) {
+	let n = Rn(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(On).join("\n")
+		title: n.map(zn).join("\n")
 	};
 }
-function On(e) {
+function zn(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
-	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
+	return `${e.frame}: ${Y(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
-function Q(e, t) {
+function Z(e, t) {
 	switch (t.kind) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return Dn(e, t.key.slice(4)).text;
+		case "dim": return X(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function kn(e, t) {
-	let n = Q(e, t);
+function Bn(e, t) {
+	let n = Z(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function An(e, t) {
-	return A(e, t, kn);
+function Vn(e, t) {
+	return M(e, t, Bn);
 }
-var jn = /^[^/?#]*:/, Mn = /[\u0000-\u001f\u007f]/;
-function Nn(e) {
-	return !e || Mn.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || jn.test(e) ? null : e;
+var Hn = /^[^/?#]*:/, Un = /[\u0000-\u001f\u007f]/;
+function Wn(e) {
+	return !e || Un.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Hn.test(e) ? null : e;
 }
 // src/suite.ts
-var Pn = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Fn = {
+var Gn = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Kn = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
 };
-function In(t, n) {
+function qn(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = Tn(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = Ln(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Rn(n.workloads, r, a, (e) => {
-			a = j(a, e), o();
+		i.replaceChildren(Yn(n.workloads, r, a, (e) => {
+			a = N(a, e), o();
 		}));
 	};
-	o(), t.append(Ln(n), i);
+	o(), t.append(Jn(n), i);
 }
-function Ln(t) {
+function Jn(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Rn(t, n, r, i) {
+function Yn(t, n, r, i) {
 	let a = e("tr", {}, ...n.map((t) => e("th", {
 		"data-col": t.key,
-		title: Bn(t),
+		title: Zn(t),
 		onclick: () => i(t)
-	}, t.label + M(r, t)))), o = An(t, r).map(({ item: e, index: t }) => Vn(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, zn(n), a), e("tbody", {}, ...o));
+	}, t.label + P(r, t)))), o = Vn(t, r).map(({ item: e, index: t }) => Qn(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Xn(n), a), e("tbody", {}, ...o));
 }
-function zn(t) {
+function Xn(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, Fn[i]);
+		let o = e("th", { "data-group": i }, Kn[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function Bn(e) {
+function Zn(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function Vn(t, n, r) {
+function Qn(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => Hn(t, e)));
+	}, ...r.map((e) => $n(t, e)));
 }
-function Hn(t, n) {
+function $n(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, Un(t));
+		case "name": return e("td", { "data-col": n.key }, er(t));
 		case "dim": {
-			let { text: r, title: i } = Dn(t, n.key.slice(4));
+			let { text: r, title: i } = X(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
@@ -1448,7 +1484,7 @@ function Hn(t, n) {
 			}, r);
 		}
 		case "cause": {
-			let r = Q(t, n);
+			let r = Z(t, n);
 			return e("td", {
 				class: r ? "count hit" : "count",
 				"data-col": n.key
@@ -1457,21 +1493,21 @@ function Hn(t, n) {
 		case "error": return e("td", {
 			class: "error",
 			"data-col": n.key
-		}, Q(t, n));
+		}, Z(t, n));
 		default: return e("td", {
 			class: "count",
 			"data-col": n.key
-		}, Q(t, n));
+		}, Z(t, n));
 	}
 }
-function Un(t) {
-	let n = Nn(t.report);
+function er(t) {
+	let n = Wn(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/index.ts
-var Wn = [
+var tr = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1480,8 +1516,8 @@ var Wn = [
 	"sizes",
 	"hunt"
 ];
-function Gn(e) {
-	let t = ie(e), n = {
+function nr(e) {
+	let t = ue(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -1499,74 +1535,74 @@ function Gn(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : Wn.includes(t.pane) ? {
+	} : tr.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function Kn(e, t, n = {}) {
-	"diff_version" in t ? qt($(e, Kt), t, n) : "suite_version" in t ? In($(e, Pn), t) : qn($(e), t, n);
+function rr(e, t, n = {}) {
+	"diff_version" in t ? an(Q(e, rn), t, n) : "suite_version" in t ? qn(Q(e, Gn), t) : ir(Q(e), t, n);
 }
-function $(t, n = "") {
+function Q(t, n = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = xn + n, r(t).append(a, i), i;
+	return a.textContent = Nn + n, r(t).append(a, i), i;
 }
-function qn(t, n, r) {
-	let i = c(n), a = r.deepLinks ?? !0, o = Gn(a && typeof location < "u" ? location.hash : ""), s = (e) => {
+function ir(t, n, r) {
+	let i = u(n), a = r.deepLinks ?? !0, o = nr(a && typeof location < "u" ? location.hash : ""), s = (e) => {
 		o = {
 			...o,
 			...e
-		}, a && typeof history < "u" && history.replaceState(null, "", Jn(o)), l();
-	}, l = () => {
+		}, a && typeof history < "u" && history.replaceState(null, "", ar(o)), c();
+	}, c = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": o.pane
-		}, Xn(i, o, s, r));
-		t.replaceChildren(Zn(i), Qn(i, o, s), e("div", { class: "main" }, n, Yn(i, o, s, r)));
+		}, sr(i, o, s, r));
+		t.replaceChildren(cr(i), lr(i, o, s), e("div", { class: "main" }, n, or(i, o, s, r)));
 	};
-	l();
+	c();
 }
-function Jn(e) {
-	return e.pane === "guards" && e.guard ? w({
+function ar(e) {
+	return e.pane === "guards" && e.guard ? E({
 		pane: "guard",
 		id: e.guard
-	}) : w({ pane: e.pane });
+	}) : E({ pane: e.pane });
 }
-function Yn(t, n, r, i) {
+function or(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, Mt(t, n.guard, r, i));
+	}, Vt(t, n.guard, r, i));
 }
-function Xn(e, t, n, r) {
+function sr(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return Et(e, n);
-		case "guards": return Ot(e, t, n, r);
-		case "why": return Lt(e, t, n, r);
-		case "kernels": return Bt(e);
-		case "sizes": return Wt(e);
-		case "hunt": return gn(e, r);
-		default: return ht(e, n, r);
+		case "symbols": return Ft(e, n);
+		case "guards": return Lt(e, t, n, r);
+		case "why": return qt(e, t, n, r);
+		case "kernels": return Zt(e);
+		case "sizes": return tn(e);
+		case "hunt": return On(e, r);
+		default: return wt(e, n, r);
 	}
 }
-function Zn(t) {
+function cr(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
-	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, xe(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
+	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, De(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function Qn(t, n, r) {
-	return e("nav", {}, ...Wn.filter((e) => e !== "hunt" || X(t).length).map((t) => e("button", {
+function lr(t, n, r) {
+	return e("nav", {}, ...tr.filter((e) => e !== "hunt" || bn(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function $n(e, t) {
+function ur(e, t) {
 	let n = e;
-	for (let e of t) n = er(n, e);
+	for (let e of t) n = dr(n, e);
 	return n;
 }
-function er(e, t) {
+function dr(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1574,10 +1610,10 @@ function er(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-function tr(e) {
-	if (a(e.ownerDocument)) return (t) => o(e, t);
+function $(e) {
+	if (s(e.ownerDocument)) return (t) => c(e, t);
 }
-var nr = { render({ model: t, el: n }) {
+var fr = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1588,55 +1624,55 @@ var nr = { render({ model: t, el: n }) {
 	o.setAttribute("aria-label", "frame");
 	let s = document.createElement("input");
 	s.setAttribute("aria-label", "sizes"), s.placeholder = "arguments as JSON: [[17, 64], 3]  (a list of ints is a shape)", s.size = 48;
-	let l = 0, u = (e) => {
-		l += 1, t.set("request", {
+	let c = 0, l = (e) => {
+		c += 1, t.set("request", {
 			action: e,
 			frame: o.value,
 			args: s.value,
-			id: l
+			id: c
 		}), t.save_changes();
 	}, d = e("div", { class: "controls" }, o, s, e("button", {
 		"data-action": "predict",
-		onclick: () => u("predict")
+		onclick: () => l("predict")
 	}, "Predict"), e("button", {
 		"data-action": "run",
-		onclick: () => u("run")
+		onclick: () => l("run")
 	}, "Run")), f = e("button", {
 		"data-action": "verify",
-		onclick: () => u("verify")
+		onclick: () => l("verify")
 	}, "Verify fixes"), p = e("button", {
 		"data-action": "hunt",
-		onclick: () => u("hunt")
+		onclick: () => l("hunt")
 	}, "Hunt"), m = () => {
 		f.hidden = !t.get("can_verify"), p.hidden = !t.get("can_verify");
 	};
 	d.append(f, p);
 	let h = null, g = 0, _ = 0, v = () => {
 		let e = String(t.get("session_json") || "{}");
-		e !== "{}" && (h = JSON.parse(e), g = Number(t.get("base_revision") ?? 0), b(), Number(t.get("revision") ?? 0) > g && t.send({ type: "resend" }));
-	}, y = (e) => {
+		e !== "{}" && (h = JSON.parse(e), g = Number(t.get("base_revision") ?? 0), y(), Number(t.get("revision") ?? 0) > g && t.send({ type: "resend" }));
+	}, ee = (e) => {
 		let n = e;
 		if (n?.type === "patch" && h !== null) {
 			if (n.from !== g) return t.send({ type: "resend" });
-			h = $n(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, b();
+			h = ur(h, JSON.parse(n.operations)), g = n.from + 1, _ += 1, y();
 		}
-	}, b = () => {
+	}, y = () => {
 		if (h === null) return;
 		n.dataset.revision = String(g), n.dataset.patches = String(_);
-		let e = c(h);
-		o.replaceChildren(...re(e).map((e) => {
+		let e = u(h);
+		o.replaceChildren(...le(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), Kn(r, e, {
+		})), rr(r, e, {
 			deepLinks: !1,
-			openFrame: tr(n)
+			openFrame: $(n)
 		});
-	}, x = () => {
+	}, b = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
-	t.on("change:session_json", v), t.on("msg:custom", y), t.on("change:results", x), t.on("change:can_verify", m), t.on("change:error", () => {
+	t.on("change:session_json", v), t.on("msg:custom", ee), t.on("change:results", b), t.on("change:can_verify", m), t.on("change:error", () => {
 		a.textContent = String(t.get("error") ?? "");
-	}), n.replaceChildren(d, a, i, r), v(), x(), m();
+	}), n.replaceChildren(d, a, i, r), v(), b(), m();
 } };
-export { nr as default, tr as frameOpener };
+export { fr as default, $ as frameOpener };

@@ -4,7 +4,8 @@ a part at a time, and still show every row, in the right order.
 The document is generated (thousands of guards and symbols, hundreds of compiles): the
 guards table scrolls to its last row, sorts numbers in text as numbers in both directions,
 filters by a cause and by text; the symbols table draws a window of its rows and scrolls to
-the last; the overview draws every frame, the later ones after the first paint.
+the last; the overview draws every frame, the later ones after the first paint; the why tab
+shows the most recompiled input at once and lists every other after.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from pathlib import Path
 import pytest
 from test_report_browser import WAIT_MS, open_report
 
-from symdebug.model.types import Compile, Facts, Frame, Guard, Recompile, Symbol
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Frame,
+    Guard,
+    Recompile,
+    SourceExplanation,
+    Symbol,
+    WhyStep,
+)
 from symdebug.renderers.html import write_html
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -59,7 +69,22 @@ def big_facts() -> Facts:
         Symbol(f"s{k}", [f"L['x{k}'].size()[0]"], compile_id(k % COMPILES), hint=k)
         for k in range(SYMBOLS)
     ]
+    facts.explanations = [explanation(k) for k in range(SYMBOLS)]
     return facts
+
+
+#: The input the why tab opens on: the only one with recompiles.
+MOST_RECOMPILED = 700
+
+
+def explanation(k: int) -> SourceExplanation:
+    """Input ``k``'s explanation: a constant, recompiled for where ``k`` is ``MOST_RECOMPILED``."""
+    recompiles = [compile_id(1)] if k == MOST_RECOMPILED else []
+    steps = [WhyStep("state", f"L['x{k}'].size()[0] was the constant {k}")]
+    source = f"L['x{k}'].size()[0]"
+    return SourceExplanation(
+        source, compile_id(k % COMPILES), "specialized", None, k, recompiles=recompiles, steps=steps
+    )
 
 
 @pytest.fixture(scope="module")
@@ -133,4 +158,21 @@ def test_overview_draws_every_frame(browser, report: Path) -> None:  # type: ign
     page.click("[data-tab=guards]")  # a tab drawn while the overview is still being drawn
     page.click("[data-tab=overview]")
     expect(page.locator("[data-pane=overview] h3")).to_have_count(FRAMES)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_why_tab_shows_the_chosen_input_and_lists_every_input(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
+    page = open_report(browser, report)
+    page.click("[data-tab=why]")
+    chosen = page.locator("select[aria-label=source]")
+    most = f"L['x{MOST_RECOMPILED}'].size()[0]"
+    expect(page.locator(".steps li")).to_have_text(f"{most} was the constant {MOST_RECOMPILED}")
+    expect(chosen.locator("option")).to_have_count(SYMBOLS + 1)  # every input (and "all"), after
+    expect(chosen).to_have_value(most)
+    labels = chosen.locator("option").all_text_contents()
+    assert labels[1:4] == ["L['x0'].size()[0]", "L['x1'].size()[0]", "L['x2'].size()[0]"]
+    page.select_option("select[aria-label=source]", f"L['x{SYMBOLS - 1}'].size()[0]")
+    expect(page.locator(".steps li")).to_have_text(
+        f"L['x{SYMBOLS - 1}'].size()[0] was the constant {SYMBOLS - 1}"
+    )
     assert page.errors == []  # type: ignore[attr-defined]
