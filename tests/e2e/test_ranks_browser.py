@@ -49,10 +49,10 @@ def test_rank_matrix_marks_the_odd_rank_and_escapes_names(browser, tmp_path: Pat
 
 def test_redacted_rank_matrix_names_second_logs_and_shows_notes(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # A second log of rank 0 is kept under key 1 and named so: no rank 1 exists (issue 33).
-    frame = "step (/home/me/SECRET_DIR/train.py:8)"
+    frame = "step (/srv/project/SECRET_DIR/train.py:8)"
     reason = (
         "0/0: mode == 'secret-token-123'  # if mode == 'secret-token-123':  # train.py:9\n"
-        'User stack trace:\n  File "/home/me/SECRET_DIR/train.py", line 9, in step'
+        'User stack trace:\n  File "/srv/project/SECRET_DIR/train.py", line 9, in step'
     )
     values = {0: "absent", 1: f"recompiled (identity): {reason}"}
     labels = {1: "rank 0 (second log)"}

@@ -94,12 +94,12 @@ def _with_compared_guards(session: symdebug.Session) -> symdebug.Session:
     yet the string must go from every record (a compile's reasons quote it too).
     """
     facts = session.facts
-    frame = Frame("/home/SECRET_DIR/model.py", 7, "forward", "if mode == 'line-secret':")
+    frame = Frame("/srv/project/SECRET_DIR/model.py", 7, "forward", "if mode == 'line-secret':")
     added = [
         dataclasses.replace(
             guard,
             id=f"{guard.id}~compared{number}",
-            expr=f"L['mode'] == 'token-{number % 2}'  # at /home/SECRET_DIR/model.py:7",
+            expr=f"L['mode'] == 'token-{number % 2}'  # at /srv/project/SECRET_DIR/model.py:7",
             user_stack=[*guard.user_stack, frame],
         )
         for number, guard in enumerate(facts.guards[:5])
@@ -139,7 +139,7 @@ def test_report_of_guards_comparing_strings_is_the_whole_page(
 
 
 def test_report_of_a_session_without_guards_is_the_whole_page(tmp_path: Path) -> None:
-    session = symdebug.Session(Facts(source="/home/SECRET_DIR/empty.log"))
+    session = symdebug.Session(Facts(source="/srv/project/SECRET_DIR/empty.log"))
     for redact in (False, True):
         written = write_html(session.facts, tmp_path / "r.html", redact=redact).read_bytes()
         assert written == _whole_page(session, redact)
