@@ -58,8 +58,8 @@ def test_report_of_a_rank_folder_redacts_every_page(job: Path, tmp_path: Path) -
     assert main([*args, str(tmp_path / "plain" / "job.html")]) == 0
     plain = (tmp_path / "plain" / "job.ranks.html").read_text(encoding="utf-8")
     assert _leaks(plain, root) == [COMPARED, SECRET_DIR, str(root), "stack text"]  # can fail
-    assert main([*args, str(tmp_path / "shared" / "job.html"), "--redact"]) == 0
-    pages = sorted((tmp_path / "shared").iterdir())
+    assert main([*args, str(tmp_path / "published" / "job.html"), "--redact"]) == 0
+    pages = sorted((tmp_path / "published").iterdir())
     assert [page.name for page in pages] == ["job.rank0.html", "job.rank1.html", "job.ranks.html"]
     for page in pages:
         assert _leaks(page.read_text(encoding="utf-8"), root) == [], page.name
@@ -88,14 +88,14 @@ def test_compared_string_hidden_everywhere_from_the_log(job: Path, tmp_path: Pat
     assert isinstance(session, symdebug.Session)
     assert COMPARED in _views(session, tmp_path / "plain", redact=False)
     assert COMPARED in session.facts.recompiles[0].reasons[0]
-    assert _leaks(_views(session, tmp_path / "shared", redact=True), job.parent) == []
+    assert _leaks(_views(session, tmp_path / "published", redact=True), job.parent) == []
 
 
 def test_compared_string_hidden_everywhere_from_a_live_capture(tmp_path: Path) -> None:
     session = captured("string_mode")
     assert COMPARED in _views(session, tmp_path / "plain", redact=False)
-    shared = _views(session, tmp_path / "shared", redact=True)
+    shared = _views(session, tmp_path / "published", redact=True)
     assert COMPARED not in shared
-    saved = symdebug.load(tmp_path / "shared" / "session.json")  # still a session document
+    saved = symdebug.load(tmp_path / "published" / "session.json")  # still a session document
     assert len(saved.facts.recompiles) == len(session.facts.recompiles) == 1
     assert "mode == (redacted)" in saved.facts.recompiles[0].reasons[0]
