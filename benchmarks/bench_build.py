@@ -407,7 +407,7 @@ def stream_lines(corpus: Corpus) -> Iterator[str]:
 
 def cold_builds(build: Callable[..., Any], stream: EventStream) -> float:
     """Best of REPEATS builds, each with every memo of text emptied first."""
-    from symdebug.model.text_memo import forget
+    from symdebug.torchtext.text_memo import forget
 
     times = []
     for _ in range(REPEATS):

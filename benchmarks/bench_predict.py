@@ -33,8 +33,8 @@ import symdebug
 from symdebug._torch.compiled import original_callable
 from symdebug._torch.dispatch_state import global_state_now
 from symdebug._torch.dynamo_cache import cache_lookups, cache_order, miss_settings
-from symdebug.queries.frame_state import limit_hit
-from symdebug.queries.predict import Prediction
+from symdebug.predict.frame_state import limit_hit
+from symdebug.predict.predict import Prediction
 
 POINTS = int(os.environ.get("BENCH_POINTS", "200000"))
 

@@ -11,10 +11,6 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-# The capture layer's package first: a later first import of it would set the attribute
-# ``symdebug.capture`` to the package, over the function defined below.  Its __init__
-# imports nothing (its modules import torch, which reading logs never needs).
-import symdebug.capture as _capture_layer  # noqa: F401
 from symdebug._version import __version__
 from symdebug.api import Session
 from symdebug.loading import MultiRankSession, load, load_trace

@@ -1,4 +1,4 @@
-"""The Session users hold: facts and questions (:mod:`symdebug.session`) plus its views.
+"""The Session users hold: facts and questions (:mod:`symdebug.facts_session`) plus its views.
 
 The views are renderers' work: ``str(session)`` is the text summary, :meth:`Session.to_html`
 the self-contained report, and the notebook display one MIME bundle with fallbacks.  Each
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from symdebug.session import Session as FactsSession
+from symdebug.facts_session import FactsSession
 
 
 class Session(FactsSession):

@@ -13,10 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from symdebug.builders.compile_events import CompileEvents, group_by_compile
 from symdebug.events import EventStream
-from symdebug.model.compile_events import CompileEvents, group_by_compile
-from symdebug.model.source_text import sources_read
-from symdebug.model.stacks import StackReader
 from symdebug.model.types import Facts, MarkSite
 from symdebug.pipeline import (
     LIVE,
@@ -27,6 +25,8 @@ from symdebug.pipeline import (
     enrich,
     passes,
 )
+from symdebug.torchtext.source_text import sources_read
+from symdebug.torchtext.stacks import StackReader
 
 #: The fact lists one compile's build fills.
 _LISTS = (

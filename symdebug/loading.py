@@ -17,11 +17,11 @@ from typing import Any
 from symdebug.api import Session
 from symdebug.dask_client import DASK_CONNECT_SECONDS, connect_dask
 from symdebug.events import EventStream
-from symdebug.model.source_text import log_sources_read
 from symdebug.model.types import Facts
 from symdebug.model.words import counted
 from symdebug.pipeline import build, without_unread_payloads
 from symdebug.queries.ranks import Divergence, divergence
+from symdebug.torchtext.source_text import log_sources_read
 from symdebug.tracefile import discover_trace_files, folder_logs, iter_trace_events, rank_of
 
 

@@ -19,18 +19,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
+from symdebug.builders.compile_builder import build_compile
+from symdebug.builders.compile_events import CompileEvents, group_by_compile
+from symdebug.builders.graph_breaks_builder import build_graph_breaks
+from symdebug.builders.guards_builder import build_guards
+from symdebug.builders.kernels_builder import build_kernels
+from symdebug.builders.specializations_builder import build_specializations
+from symdebug.builders.symbols_builder import build_symbols
 from symdebug.events import Event, EventStream
-from symdebug.model.compile_builder import build_compile
-from symdebug.model.compile_events import CompileEvents, group_by_compile
-from symdebug.model.graph_breaks_builder import build_graph_breaks
-from symdebug.model.graph_dump import parse_nodes
-from symdebug.model.guard_tree import parse_guard_tree
-from symdebug.model.guards_builder import build_guards
-from symdebug.model.kernels_builder import build_kernels
-from symdebug.model.source_text import sources_read
-from symdebug.model.specializations_builder import build_specializations
-from symdebug.model.stacks import StackReader
-from symdebug.model.symbols_builder import build_symbols
 from symdebug.model.types import Facts
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.cells import alias_files
@@ -47,6 +43,10 @@ from symdebug.processors.mark_lines import link_marks
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
 from symdebug.processors.user_names import name_symbols, rename_fix_inputs
+from symdebug.torchtext.graph_dump import parse_nodes
+from symdebug.torchtext.guard_tree import parse_guard_tree
+from symdebug.torchtext.source_text import sources_read
+from symdebug.torchtext.stacks import StackReader
 
 MAX_PROBLEM_EXAMPLES = 20
 STRICT_VARIABLE = "SYMDEBUG_STRICT"

@@ -13,8 +13,8 @@ from types import ModuleType
 import torch
 
 import symdebug
-from symdebug.model.source_text import log_sources_read
 from symdebug.model.types import GraphBreak
+from symdebug.torchtext.source_text import log_sources_read
 
 PROGRAMS = Path(__file__).resolve().parent / "data" / "programs"
 

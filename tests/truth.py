@@ -15,8 +15,8 @@ import torch
 import symdebug
 from symdebug._torch.compiled import original_callable
 from symdebug._torch.dynamo_cache import cache_lookups, cache_order
-from symdebug.queries.frame_state import limit_hit
-from symdebug.queries.predict import Prediction
+from symdebug.predict.frame_state import limit_hit
+from symdebug.predict.predict import Prediction
 
 Truth = tuple[str, str | None]  # outcome ("served", "recompile", "eager"), serving entry
 

@@ -19,10 +19,10 @@ from symdebug._torch.trace_logger import (
     trace_logger,
     trace_structured_adapted,
 )
-from symdebug.capture.cells import cell_aliases
-from symdebug.capture.export_hook import exports_recorded
-from symdebug.capture.handler import CaptureHandler
-from symdebug.capture.mark_hook import marks_recorded
+from symdebug.hooks.cells import cell_aliases
+from symdebug.hooks.export_hook import exports_recorded
+from symdebug.hooks.handler import CaptureHandler
+from symdebug.hooks.mark_hook import marks_recorded
 from symdebug.incremental import IncrementalBuilder
 from symdebug.live.session import LiveSession
 from symdebug.live.verify import Verdicts, apply_verdicts
@@ -142,7 +142,7 @@ class LiveCapture:
         Torch reorders a frame's entries on every call (most recently used first), so only
         the order is read each time; which code object holds them changes with the facts.
         """
-        from symdebug.queries.predict import frame_compiles
+        from symdebug.predict.predict import frame_compiles
 
         facts = self.facts()
         if self._frame_codes[0] is not facts:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from symdebug.processors.code_rewrites import Rewrite
+    from symdebug.fixes.code_rewrites import Rewrite
 
 #: What a mark does to one dim of a tensor argument before the call.
 MarkFunction = Literal[

@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from symdebug.model.types import Compile, Signature, TensorMeta
-from symdebug.queries.arguments import is_shape
+from symdebug.predict.arguments import is_shape
 
 _DTYPES = {str(v): v for v in vars(torch).values() if isinstance(v, torch.dtype)}
 

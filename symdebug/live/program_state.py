@@ -24,7 +24,7 @@ from symdebug._torch.dispatch_state import (
     dispatch_keys_seen,
     global_state_now,
 )
-from symdebug.queries.arguments import (
+from symdebug.predict.arguments import (
     CLASS_PREFIX,
     DISPATCH_PREFIX,
     GLOBAL_PREFIX,
@@ -33,7 +33,7 @@ from symdebug.queries.arguments import (
     TENSOR_FACTS,
     class_name,
 )
-from symdebug.queries.predict import READ_FROM, ProgramReader
+from symdebug.predict.predict import READ_FROM, ProgramReader
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture
@@ -91,7 +91,7 @@ def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
     """Reads, at each prediction, the module the frame was compiled for and torch's state."""
 
     def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
-        from symdebug.queries.predict import frame_compiles
+        from symdebug.predict.predict import frame_compiles
 
         values = read_ambient(sources, call)
         on_module, on_globals = _objects_read(tuple(sources))

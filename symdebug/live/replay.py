@@ -16,7 +16,7 @@ from typing import Any
 
 from symdebug._torch.settings import fork_safe_torch, reset_compiler
 from symdebug._torch.trace_logger import trace_logger
-from symdebug.capture.handler import CaptureHandler
+from symdebug.hooks.handler import CaptureHandler
 from symdebug.live.apply_changes import ChangeError, changes_applied
 from symdebug.live.changes import Change, settings_of
 from symdebug.live.isolated import can_fork, run_isolated

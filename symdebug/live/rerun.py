@@ -22,8 +22,8 @@ from symdebug.live.inputs import build_call, recorded_metas
 from symdebug.live.program_state import program_reader
 from symdebug.model.readable import pretty_text, short_repr
 from symdebug.model.types import Compile, Guard, Specialization
-from symdebug.queries.arguments import is_named_source
-from symdebug.queries.predict import Prediction, Predictor
+from symdebug.predict.arguments import is_named_source
+from symdebug.predict.predict import Prediction, Predictor
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture

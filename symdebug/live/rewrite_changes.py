@@ -7,14 +7,14 @@ import linecache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symdebug.live.changes import Change
-from symdebug.live.fix_plan import NotTried
-from symdebug.processors.code_rewrites import (
+from symdebug.fixes.code_rewrites import (
     NotMechanical,
     not_mechanical_reason,
     rewrite,
     rewrite_kind,
 )
+from symdebug.live.changes import Change
+from symdebug.live.fix_plan import NotTried
 
 if TYPE_CHECKING:
     from symdebug.live.candidates import FixContext

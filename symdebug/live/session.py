@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from symdebug.live.replay import Workload
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
+    from symdebug.predict.predict import Prediction, ProgramReader
+    from symdebug.predict.predict_range import RangePrediction
     from symdebug.queries.hunt import Hunt
-    from symdebug.queries.predict import Prediction, ProgramReader
-    from symdebug.queries.predict_range import RangePrediction
 
 
 class LiveSession(Session):

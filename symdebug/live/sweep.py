@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from tqdm.auto import tqdm
 
 from symdebug._torch.dynamo_cache import miss_settings
-from symdebug.queries.arguments import OBJECT_PREFIX
-from symdebug.queries.predict import EAGER, Predictor
-from symdebug.queries.predict_range import column_of
+from symdebug.predict.arguments import OBJECT_PREFIX
+from symdebug.predict.predict import EAGER, Predictor
+from symdebug.predict.predict_range import column_of
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture

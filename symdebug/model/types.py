@@ -378,7 +378,7 @@ class Compile:
     #: ``UserError`` text with the suggested fixes.
     kind: CompileKind = "compile"
     #: What the user compiled (``MyModule.forward``): recorded by live capture, read back
-    #: from a log's guard tree and the source (:mod:`symdebug.model.log_callee`).
+    #: from a log's guard tree and the source (:mod:`symdebug.torchtext.log_callee`).
     callee: Callee | None = None
     #: The user's own line that called the compiled frame (from torch's stack above it).
     caller: Frame | None = None

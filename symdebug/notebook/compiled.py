@@ -14,7 +14,7 @@ from typing import Any
 from symdebug._torch.compiled import is_compile_result, original_callable
 from symdebug.api import Session
 from symdebug.live import LiveSession
-from symdebug.queries.predict import frame_compiles
+from symdebug.predict.predict import frame_compiles
 
 
 def compiled_codes(value: Any) -> list[CodeType]:

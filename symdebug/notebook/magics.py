@@ -18,8 +18,8 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from IPython.display import display as _display
 
 from symdebug.api import Session
-from symdebug.capture.cells import editor_line_numbers, numbered_as, running_cell_number
 from symdebug.cli import add_report_options
+from symdebug.hooks.cells import editor_line_numbers, numbered_as, running_cell_number
 from symdebug.live import LiveCapture, LiveSession
 from symdebug.notebook.widget import Explorer
 

@@ -9,7 +9,7 @@ no FX node of the Dynamo graph.  ``print(s)``, ``why()`` and the viewer
 
 from __future__ import annotations
 
-from symdebug.model.cache_hits import FROM_CACHE
+from symdebug.builders.cache_hits import FROM_CACHE
 from symdebug.model.types import Guard
 
 #: Each compiler cause: what its guards are and when they matter.
@@ -23,7 +23,7 @@ COMPILER_GUARD_SAID: dict[str, str] = {
         "of yours): it matters only if a call's size breaks it, then the frame recompiles"
     ),
 }
-#: A guard a compile cache replayed (:mod:`symdebug.model.cache_hits`): whatever its cause.
+#: A guard a compile cache replayed (:mod:`symdebug.builders.cache_hits`): whatever its cause.
 FROM_CACHE_SAID = (
     "from cache: no user line (a compile cache replayed this guard's stored expression; "
     "capture with its default disable_caches=True traces it afresh, with its line)"

@@ -10,7 +10,6 @@ from collections.abc import Iterable
 
 from symdebug.model.index import FactIndex
 from symdebug.model.names import renamed
-from symdebug.model.own_code import library_of, user_line
 from symdebug.model.types import (
     Facts,
     Fix,
@@ -24,6 +23,7 @@ from symdebug.model.types import (
 )
 from symdebug.model.values import Source
 from symdebug.processors.compiler_guards import compiler_guard_note
+from symdebug.torchtext.own_code import library_of, user_line
 
 MAX_GUARD_STEPS = 8
 _NO_FIX_STATES = ("dynamic", "unbacked")

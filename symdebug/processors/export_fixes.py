@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from symdebug.fixes.fix_code import user_name
 from symdebug.model.types import Compile, Facts, Fix, Guard, Specialization, Symbol
 from symdebug.model.values import Source
-from symdebug.processors.fix_code import user_name
 from symdebug.processors.fixes import first_line
 
 _SUGGESTION = re.compile(r"^\s*(?P<name>\w+) = (?P<value>.+?)\s*$")

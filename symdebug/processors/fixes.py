@@ -19,15 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from symdebug.model.index import FactIndex
-from symdebug.model.reasons import Reason, reason_entry
-from symdebug.model.types import Facts, Fix, Recompile
-from symdebug.model.values import Source
-from symdebug.processors.bounds import parse_range
-from symdebug.processors.containers import length_container
-from symdebug.processors.explanations import CompileLookup, explanation_guards
-from symdebug.processors.fix_changes import branch_fixes, op_requirement_fixes
-from symdebug.processors.fix_evidence import (
+from symdebug.fixes.bounds import parse_range
+from symdebug.fixes.containers import length_container
+from symdebug.fixes.fix_changes import branch_fixes, op_requirement_fixes
+from symdebug.fixes.fix_evidence import (
     DYNAMIC_SOURCES,
     RECOMPILE_LIMIT,
     SIZE_OBLIVIOUS,
@@ -39,7 +34,7 @@ from symdebug.processors.fix_evidence import (
     evidence_of,
     is_size,
 )
-from symdebug.processors.fix_settings import (
+from symdebug.fixes.fix_settings import (
     became_dynamic_fix,
     duck_fixes,
     dynamic_false_fixes,
@@ -52,7 +47,7 @@ from symdebug.processors.fix_settings import (
     violated_fixes,
     zero_one_fixes,
 )
-from symdebug.processors.fix_state import (
+from symdebug.fixes.fix_state import (
     float_fixes,
     global_state_fixes,
     inductor_fixes,
@@ -61,14 +56,19 @@ from symdebug.processors.fix_state import (
     range_value,
     state_values,
 )
-from symdebug.processors.fix_tensor_state import (
+from symdebug.fixes.fix_tensor_state import (
     device_fixes,
     dispatch_keys_fixes,
     dtype_fixes,
     requires_grad_fixes,
     strides_fixes,
 )
-from symdebug.processors.fix_text import fix_lines
+from symdebug.fixes.fix_text import fix_lines
+from symdebug.model.index import FactIndex
+from symdebug.model.types import Facts, Fix, Recompile
+from symdebug.model.values import Source
+from symdebug.processors.explanations import CompileLookup, explanation_guards
+from symdebug.torchtext.reasons import Reason, reason_entry
 
 __all__ = [
     "DYNAMIC_SOURCES",

@@ -7,8 +7,8 @@ and the break's fix of that loss.
 
 from __future__ import annotations
 
+from symdebug.fixes.data_dependent_fixes import break_symbol
 from symdebug.model.types import Facts, GraphBreak, LostDynamism, SourceExplanation, WhyStep
-from symdebug.processors.data_dependent_fixes import break_symbol
 from symdebug.processors.explanations import fix_step
 
 

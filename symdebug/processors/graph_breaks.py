@@ -15,11 +15,11 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 
-from symdebug.model.break_frames import compiled_frames
+from symdebug.fixes.data_dependent_fixes import break_symbol, data_dependent_fixes
+from symdebug.fixes.graph_break_fixes import break_fixes
 from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
 from symdebug.model.values import CompileId, Source
-from symdebug.processors.data_dependent_fixes import break_symbol, data_dependent_fixes
-from symdebug.processors.graph_break_fixes import break_fixes
+from symdebug.torchtext.break_frames import compiled_frames
 
 RESUME_PREFIX = "torch_dynamo_resume_in_"
 #: (compile id, symbol name) -> the symbol's hint.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from symdebug.fixes.fix_code import python_expression
 from symdebug.model.names import INTERNAL, shown_name, user_name
 from symdebug.model.types import Compile, Facts, Guard
-from symdebug.processors.fix_code import python_expression
 from symdebug.processors.user_names import name_symbols
 
 

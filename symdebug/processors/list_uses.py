@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from symdebug.model.source_text import parsed_source, source_line
 from symdebug.model.types import Compile, Frame
+from symdebug.torchtext.source_text import parsed_source, source_line
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 

@@ -1,6 +1,6 @@
 """A recompile a mark caused points at the line that marked (``Recompile.user_frame``).
 
-A live capture records each ``torch._dynamo.mark_*`` call (:mod:`symdebug.capture.mark_hook`):
+A live capture records each ``torch._dynamo.mark_*`` call (:mod:`symdebug.hooks.mark_hook`):
 the mark on the same dim whose tensor had the size the failed entry compiled for (for a
 ``mark_dynamic`` range, whose bounds are the range's) is the one.  A log records no marks:
 the caller's own source then shows the nearest such call before the compiled call.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast
 
+from symdebug.fixes.bounds import parse_range
 from symdebug.model.index import FactIndex
-from symdebug.model.source_text import parsed_source, source_line
 from symdebug.model.types import Facts, Frame, MarkSite, Recompile
-from symdebug.processors.bounds import parse_range
 from symdebug.processors.fixes import reason_check
+from symdebug.torchtext.source_text import parsed_source, source_line
 
 #: The marking function behind each cause a mark decides.
 MARKING = {

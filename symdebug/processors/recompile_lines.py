@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 
+from symdebug.fixes.fix_evidence import lowering
 from symdebug.model.index import FactIndex
-from symdebug.model.own_code import user_line
-from symdebug.model.reasons import Reason
 from symdebug.model.types import Compile, Frame, Guard, Recompile
 from symdebug.model.values import posix_path
-from symdebug.processors.fix_evidence import lowering
 from symdebug.processors.list_uses import list_use
+from symdebug.torchtext.own_code import user_line
+from symdebug.torchtext.reasons import Reason
 
 #: Causes decided by what the call passed (a dtype, a layout) or the state it ran under.
 CALL_SITE_CAUSES = frozenset(

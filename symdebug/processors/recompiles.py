@@ -7,14 +7,14 @@ from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
 
+from symdebug.fixes.bounds import bound_guard, parse_range
+from symdebug.fixes.fix_code import python_expression, size_expression
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import Reason, parse_reason, reason_entry
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
 from symdebug.model.values import Cause, CompileId, Source, posix_path
-from symdebug.processors.bounds import bound_guard, parse_range
 from symdebug.processors.causes import framework_cause
-from symdebug.processors.fix_code import python_expression, size_expression
 from symdebug.processors.recompile_lines import recompile_line
+from symdebug.torchtext.reasons import Reason, parse_reason, reason_entry
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES: dict[str, Cause] = {
@@ -22,7 +22,7 @@ _KIND_CAUSES: dict[str, Cause] = {
     "zero_one": "zero_one",
     "length": "length",
     "identity": "identity",
-    # What a tensor is or what state torch ran in (:mod:`symdebug.model.state_reasons`).
+    # What a tensor is or what state torch ran in (:mod:`symdebug.torchtext.state_reasons`).
     "dtype": "dtype",
     "stride_mismatch": "strides",
     "requires_grad": "requires_grad",

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from symdebug.model.constants import grouped_line, library_constant
+from symdebug.fixes.fix_code import user_name
 from symdebug.model.names import shown_name
 from symdebug.model.types import Facts, Fix, Symbol
-from symdebug.processors.fix_code import user_name
+from symdebug.torchtext.constants import grouped_line, library_constant
 
 
 @lru_cache(maxsize=1024)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from symdebug.fixes.fix_code import size_expression, user_name
 from symdebug.model.hunt_types import ConstantKind
 from symdebug.model.types import (
     Compile,
@@ -21,7 +22,6 @@ from symdebug.model.types import (
     Specialization,
 )
 from symdebug.model.values import Cause, Source
-from symdebug.processors.fix_code import size_expression, user_name
 
 #: Causes in which the user's code (or an op it calls) needs one value.
 FORCED_BY_CODE = frozenset({"user_branch", "op_requirement", "int_specialized", "length"})

@@ -18,10 +18,10 @@ from pathlib import PurePosixPath
 from symdebug.model.diff_types import DiffItem, FrameDiff
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, user_name
-from symdebug.model.own_code import user_line
-from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Recompile, Specialization
 from symdebug.model.values import posix_path
+from symdebug.torchtext.own_code import user_line
+from symdebug.torchtext.reasons import first_reason_line
 
 #: The line in a resume frame's name: ``torch_dynamo_resume_in_f_at_7``.
 _RESUME_LINE = re.compile(r"_at_\d+$")

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from symdebug.fixes.fix_text import fix_lines
+from symdebug.model.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, sources_named
-from symdebug.model.own_code import library_of, user_line
 from symdebug.model.readable import pretty_text, short_repr
-from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import (
     Compile,
     Fix,
@@ -28,10 +28,10 @@ from symdebug.model.types import (
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
 from symdebug.processors.compiler_guards import compiler_guard_note
-from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
 from symdebug.processors.guard_names import guard_said, guard_text
-from symdebug.queries.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
+from symdebug.torchtext.own_code import library_of, user_line
+from symdebug.torchtext.reasons import first_reason_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections import Counter
 from itertools import groupby
 
+from symdebug.fixes.fix_text import fix_lines
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.index import FactIndex
 from symdebug.model.names import frame_title
-from symdebug.model.own_code import library_of, user_line
-from symdebug.model.reasons import first_reason_line
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
 from symdebug.model.words import counted, totals
 from symdebug.processors.compiler_guards import COMPILER_GUARD_SAID
-from symdebug.processors.fix_text import fix_lines
 from symdebug.processors.guard_names import guard_said
+from symdebug.torchtext.own_code import library_of, user_line
+from symdebug.torchtext.reasons import first_reason_line
 
 MAX_GUARDS_SHOWN = 8
 

@@ -12,16 +12,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from symdebug.facts_session import FactsSession
 from symdebug.loading import MultiRankSession, load, load_trace
 from symdebug.model import json_text
 from symdebug.model.diff_types import DiffFacts, FrameDiff, RunDiff, SideKind, diff_document
 from symdebug.model.readable import pretty_text
 from symdebug.model.types import Facts
 from symdebug.queries.diff import diff_facts
-from symdebug.session import Session
 
 #: What a side may be: a path, or what :func:`symdebug.load_trace` / ``capture`` gave.
-Run = str | os.PathLike[str] | Session | MultiRankSession
+Run = str | os.PathLike[str] | FactsSession | MultiRankSession
 Ranked = dict[int | None, Facts]
 
 
@@ -31,20 +31,20 @@ def _is_saved_session(path: Path) -> bool:
         return file.read(64).lstrip()[:1] == b"{"
 
 
-def _opened(loaded: Session | MultiRankSession, kind: SideKind) -> tuple[Ranked, SideKind]:
+def _opened(loaded: FactsSession | MultiRankSession, kind: SideKind) -> tuple[Ranked, SideKind]:
     """Facts by rank; a rank folder is of kind ``ranks`` whatever it was read from."""
     if isinstance(loaded, MultiRankSession):
         return {rank: s.facts for rank, s in loaded.ranks.items()}, "ranks"
     return {None: loaded.facts}, kind
 
 
-def _object_label(run: Session | MultiRankSession) -> str:
+def _object_label(run: FactsSession | MultiRankSession) -> str:
     return f"{len(run)} ranks" if isinstance(run, MultiRankSession) else run.facts.source
 
 
 def open_run(run: Run) -> tuple[Ranked, str, SideKind]:
     """One side's facts by rank (``{None: facts}`` for one process), its label and kind."""
-    if isinstance(run, Session | MultiRankSession):
+    if isinstance(run, FactsSession | MultiRankSession):
         said: SideKind = "live" if type(run).__name__ == "LiveSession" else "session"
         facts, kind = _opened(run, said)
         return facts, _object_label(run), kind

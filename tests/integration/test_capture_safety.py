@@ -13,7 +13,7 @@ import torch
 
 import symdebug
 from symdebug._torch.trace_logger import trace_logger
-from symdebug.capture import live_context
+from symdebug.hooks import live_context
 from symdebug.renderers.html import render_html
 
 

@@ -12,8 +12,8 @@ import pytest
 import torch
 
 import symdebug
+from symdebug.fixes.fix_code import is_user_code
 from symdebug.model.types import Recompile
-from symdebug.processors.fix_code import is_user_code
 
 
 @pytest.fixture(autouse=True)

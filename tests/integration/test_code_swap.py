@@ -10,8 +10,8 @@ import pytest
 import torch
 from torch._dynamo.testing import CompileCounterWithBackend
 
+from symdebug.fixes.code_rewrites import Rewrite, rewrite
 from symdebug.live.code_swap import code_swapped, function_at, function_source, rewritten_code
-from symdebug.processors.code_rewrites import Rewrite, rewrite
 
 PRINT = "torch._dynamo.config.reorderable_logging_functions.add(print)"
 

@@ -16,8 +16,8 @@ import pytest
 import torch
 
 import symdebug
+from symdebug.fixes.fix_code import is_user_code
 from symdebug.model.types import Fix
-from symdebug.processors.fix_code import is_user_code
 from symdebug.processors.fixes import SIZE_OBLIVIOUS, STATIC_BY_DEFAULT
 
 #: Never anywhere in a fix's code; Dynamo's scopes (``L[``) only inside a setting's string,

@@ -14,7 +14,7 @@ import torch
 from predict_cases import CASES, Case, started
 
 import symdebug
-from symdebug.queries.predict import Predictor
+from symdebug.predict.predict import Predictor
 
 TESTS = Path(__file__).resolve().parents[1]  # the helper scripts live in tests/
 

@@ -22,7 +22,7 @@ import torch
 from truth import Tally, actual, held
 
 import symdebug
-from symdebug.queries.predict import Prediction
+from symdebug.predict.predict import Prediction
 
 #: A class as a notebook cell defines it; run twice, it makes two classes of one name.
 _CONFIG = "class Config:\n    def __init__(self, k):\n        self.k = k\n"

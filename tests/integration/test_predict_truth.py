@@ -21,7 +21,7 @@ from truth import Tally, Truth, actual, held
 
 import symdebug
 from symdebug._torch.dynamo_cache import miss_settings
-from symdebug.queries.predict import Prediction
+from symdebug.predict.predict import Prediction
 
 
 class Chunked(torch.nn.Module):

@@ -16,7 +16,7 @@ import torch
 from truth import assert_plans_agree
 
 import symdebug
-from symdebug.model.source_text import log_sources_read
+from symdebug.torchtext.source_text import log_sources_read
 from symdebug.tracefile import discover_trace_files
 
 transformers = pytest.importorskip("transformers")
@@ -156,7 +156,7 @@ def test_a_keyword_call_of_a_model_compiled_positionally_recompiles_as_predicted
 def _outcome(session: symdebug.LiveSession, call: object, frame: str) -> str:
     """What torch did with the call: served (by which entry), recompiled, or ran eagerly."""
     from symdebug._torch.dynamo_cache import cache_lookups
-    from symdebug.queries.frame_state import limit_hit
+    from symdebug.predict.frame_state import limit_hit
 
     seen = {c.compile_id for c in session.compiles}
     with cache_lookups() as lookups:

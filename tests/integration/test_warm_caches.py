@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.model.cache_hits import FROM_CACHE
+from symdebug.builders.cache_hits import FROM_CACHE
 from symdebug.model.types import Guard
 from symdebug.processors.compiler_guards import FROM_CACHE_SAID
 

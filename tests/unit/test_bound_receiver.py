@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symdebug.model.types import Signature
-from symdebug.queries.arguments import bind, missing_item
+from symdebug.predict.arguments import bind, missing_item
 
 WRAPPER = Signature(names=[], positional=0, varargs="args", varkw="kwargs")
 

@@ -4,14 +4,14 @@ and the standard library is a library."""
 
 from __future__ import annotations
 
+from symdebug.builders.compile_events import group_by_compile
+from symdebug.builders.graph_breaks_builder import build_graph_breaks
 from symdebug.events import CompileKey, Event
-from symdebug.model.break_frames import compiled_region, placed, traced_name
-from symdebug.model.compile_events import group_by_compile
-from symdebug.model.graph_breaks_builder import build_graph_breaks
 from symdebug.model.library_paths import library_path, stdlib_module
-from symdebug.model.own_code import library_of
 from symdebug.model.serialize import facts_from_dict, facts_to_dict
 from symdebug.model.types import Compile, Facts, Frame
+from symdebug.torchtext.break_frames import compiled_region, placed, traced_name
+from symdebug.torchtext.own_code import library_of
 
 SITE = "/venv/lib/python3.11/site-packages"
 CALLER = Frame("/src/train.py", 40, "main", "out = ddp(x)")

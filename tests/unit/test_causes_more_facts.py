@@ -7,8 +7,7 @@ import ast
 
 import pytest
 
-from symdebug.model.guard_tree import parse_guard_tree
-from symdebug.model.reasons import identity_change, parse_reason
+from symdebug.fixes.fix_code import is_user_code
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -23,9 +22,10 @@ from symdebug.model.types import (
 )
 from symdebug.model.values import Source
 from symdebug.processors.causes import classify_specializations, framework_cause
-from symdebug.processors.fix_code import is_user_code
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.recompiles import link_recompiles
+from symdebug.torchtext.guard_tree import parse_guard_tree
+from symdebug.torchtext.reasons import identity_change, parse_reason
 
 #: The issue's log: a framework check with no guard event to match it.
 CONTIGUOUS = (

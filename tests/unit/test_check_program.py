@@ -14,7 +14,7 @@ import pytest
 
 import symdebug
 from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature
-from symdebug.queries.predict import Prediction, Predictor
+from symdebug.predict.predict import Prediction, Predictor
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LOGS = [*sorted((DATA / "traces").glob("*.log")), *sorted((DATA / "triton").glob("*.log.gz"))]

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from symdebug.processors.code_rewrites import (
+from symdebug.fixes.code_rewrites import (
     NotMechanical,
     Rewrite,
     not_mechanical_reason,

@@ -10,8 +10,8 @@ import ast
 from pathlib import Path
 
 import symdebug
+from symdebug.builders.compile_events import group_by_compile
 from symdebug.events import CompileKey, Event
-from symdebug.model.compile_events import group_by_compile
 from symdebug.model.values import CompileId
 from symdebug.processors.export_fixes import suggested_fixes
 

@@ -7,6 +7,14 @@ import ast
 
 import pytest
 
+from symdebug.facts_session import FactsSession
+from symdebug.fixes.fix_code import (
+    branch_condition,
+    computed_index,
+    is_user_code,
+    python_expression,
+    user_name,
+)
 from symdebug.model.serialize import facts_from_dict, facts_from_json, facts_to_json
 from symdebug.model.types import (
     CAUSES,
@@ -20,13 +28,6 @@ from symdebug.model.types import (
     Symbol,
 )
 from symdebug.model.values import Cause, Source
-from symdebug.processors.fix_code import (
-    branch_condition,
-    computed_index,
-    is_user_code,
-    python_expression,
-    user_name,
-)
 from symdebug.processors.fixes import (
     DYNAMIC_SOURCES,
     SIZE_OBLIVIOUS,
@@ -37,7 +38,6 @@ from symdebug.processors.fixes import (
     fixes_for,
     suggest_fixes,
 )
-from symdebug.session import Session
 
 SIZE = "L['x'].size()[1]"
 #: One guard per situation the issue names, and a few more: (cause, expr, source, line).
@@ -343,7 +343,7 @@ def test_fixes_round_trip_and_stay_shared() -> None:
 def test_an_older_documents_text_fixes_are_suggested_again() -> None:
     facts = _session_facts()
     suggest_fixes(facts)
-    document = Session(facts).to_json()
+    document = FactsSession(facts).to_json()
     import orjson
 
     old = orjson.loads(document)
@@ -357,7 +357,7 @@ def test_an_older_documents_text_fixes_are_suggested_again() -> None:
                 record["fix"] = "torch._check(Eq(x, 1))"
     read = facts_from_dict(old)
     assert all(not g.fixes for g in read.guards)  # text is not read as code
-    session = Session.from_json(orjson.dumps(old))
+    session = FactsSession.from_json(orjson.dumps(old))
     assert session.facts.guards[0].fixes[0].code.startswith("torch.cond(")
     assert "Eq(" not in (session.facts.guards[0].fix or "")
 
@@ -401,7 +401,7 @@ def test_the_key_a_fix_table_answers_by_is_the_evidence_field_by_field() -> None
     """Tables key answers by a tuple of the Evidence's fields: same order, same values."""
     import dataclasses
 
-    from symdebug.processors.fix_evidence import Evidence, evidence_key
+    from symdebug.fixes.fix_evidence import Evidence, evidence_key
 
     guard = Guard(
         id="g0",

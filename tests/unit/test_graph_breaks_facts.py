@@ -3,9 +3,9 @@ reason text, the pass that links resume frames and lost dynamism, and the why st
 
 from __future__ import annotations
 
+from symdebug.builders.compile_events import group_by_compile
+from symdebug.builders.graph_breaks_builder import build_graph_breaks, traceback_frames
 from symdebug.events import CompileKey, Event
-from symdebug.model.compile_events import group_by_compile
-from symdebug.model.graph_breaks_builder import build_graph_breaks, traceback_frames
 from symdebug.model.serialize import facts_from_dict, facts_to_dict
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, InputDim, Symbol
 from symdebug.pipeline import BREAK_STEPS, PASSES, check_order

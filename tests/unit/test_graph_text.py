@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symdebug.model.graph_dump import parse_placeholders, split_lines
+from symdebug.torchtext.graph_dump import parse_placeholders, split_lines
 
 BREAKS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from symdebug.model import guard_tree
-from symdebug.model.guard_tree import parse_guard_tree
-from symdebug.model.text_memo import TextMemo
+from symdebug.torchtext import guard_tree
+from symdebug.torchtext.guard_tree import parse_guard_tree
+from symdebug.torchtext.text_memo import TextMemo
 
 TEXT = (
     "TREE_GUARD_MANAGER:\n"

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import torch
 
 from symdebug.model.types import Signature
-from symdebug.queries.arguments import FACT_PREFIXES, RECEIVER, bind
-from symdebug.queries.object_paths import object_paths
+from symdebug.predict.arguments import FACT_PREFIXES, RECEIVER, bind
+from symdebug.predict.object_paths import object_paths
 
 SOURCES = [
     "L['cache'].layers[0].keys.size()[2]",

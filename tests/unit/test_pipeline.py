@@ -215,7 +215,7 @@ def test_strict_mode_raises_and_lenient_mode_counts(monkeypatch: pytest.MonkeyPa
 
 
 def test_an_equality_pins_a_size_before_a_bound_does() -> None:
-    from symdebug.model.specializations_builder import forcing_guards
+    from symdebug.builders.specializations_builder import forcing_guards
 
     bound = Guard("0/4#0", "s27 <= 8", "0/4", symbols=["s27"])
     pin = Guard("0/4#1", "Eq(s27 - 1, 4)", "0/4", symbols=["s27"])

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature
-from symdebug.queries.arguments import short_name, source_for
-from symdebug.queries.frame_state import DEFAULT_RECOMPILE_LIMIT
-from symdebug.queries.predict import EAGER, RECOMPILE, Prediction, Predictor
+from symdebug.predict.arguments import short_name, source_for
+from symdebug.predict.frame_state import DEFAULT_RECOMPILE_LIMIT
+from symdebug.predict.predict import EAGER, RECOMPILE, Prediction, Predictor
 
 SIGNATURE = Signature(names=["self", "x"], positional=2)
 UNRECORDED_TENSOR = "L['x']'s type, dtype, device and grad (not recorded)"
@@ -205,7 +205,7 @@ def test_a_reset_keeps_only_the_newest_generation() -> None:
 def test_an_identity_check_reads_the_objects_a_call_passes() -> None:
     import numpy as np
 
-    from symdebug.queries.value_checks import identity_check
+    from symdebug.predict.value_checks import identity_check
 
     same, other = object(), object()
     check = identity_check("L['a'] is L['b']")
@@ -271,7 +271,7 @@ def test_checks_on_the_program_through_a_parameter_are_not_the_calls() -> None:
 
 
 def test_a_guard_tree_value_line_is_read_and_a_string_holding_a_comment_is_not() -> None:
-    from symdebug.model.guard_tree import parse_guard_tree
+    from symdebug.torchtext.guard_tree import parse_guard_tree
 
     tree = parse_guard_tree(
         "| | +- NONE_MATCH: L['mask'] is None  # if mask is None:  # f.py:3 in f\n"
@@ -301,7 +301,7 @@ def test_literal_defaults_are_read_from_the_source(tmp_path: object) -> None:
     import linecache
     from pathlib import Path
 
-    from symdebug.queries.arguments import defaults_from_source
+    from symdebug.predict.arguments import defaults_from_source
 
     path = Path(str(tmp_path)) / "defs.py"
     path.write_text(

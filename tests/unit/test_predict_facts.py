@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature
-from symdebug.queries.predict import Predictor
+from symdebug.predict.predict import Predictor
 
 
 def _facts(check: str) -> Facts:

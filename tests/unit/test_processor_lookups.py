@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from symdebug.model.index import FactIndex
-from symdebug.model.reasons import parse_reason
 from symdebug.model.types import Facts, Frame, Guard
 from symdebug.pipeline import build
 from symdebug.processors.causes import is_python_branch
 from symdebug.processors.explanations import CompileLookup, explanation_guards
 from symdebug.processors.fixes import reason_check
+from symdebug.torchtext.reasons import parse_reason
 from symdebug.tracefile import read_trace_file
 
 DATA = Path(__file__).resolve().parents[1] / "data"

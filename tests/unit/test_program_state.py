@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from symdebug.live.program_state import read_program
-from symdebug.queries.predict import READ_FROM
+from symdebug.predict.predict import READ_FROM
 
 
 class _Block(torch.nn.Module):

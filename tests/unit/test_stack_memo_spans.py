@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from symdebug.model.stacks import StackReader
+from symdebug.torchtext.stacks import StackReader
 
 FILES = {
     "user": "model.py",

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from symdebug.model.frames import FRAMEWORK_FRAMES_KEPT, is_plumbing, is_torch_file
-from symdebug.model.stacks import StackReader, phase_of
 from symdebug.model.types import Frame
+from symdebug.torchtext.frames import FRAMEWORK_FRAMES_KEPT, is_plumbing, is_torch_file
+from symdebug.torchtext.stacks import StackReader, phase_of
 from symdebug.tracefile import read_trace_file
 
 LOGS = sorted((Path(__file__).parents[1] / "data" / "triton").glob("*.log.gz"))

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from symdebug.model.guard_tree import parse_guard_tree
 from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature, TensorCheck
-from symdebug.queries.predict import Predictor
-from symdebug.queries.predict_range import predict_range
+from symdebug.predict.predict import Predictor
+from symdebug.predict.predict_range import predict_range
+from symdebug.torchtext.guard_tree import parse_guard_tree
 
 KEYS = "DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)"
 STATE = {"grad_mode": True, "default_dtype": 6}
@@ -141,7 +141,7 @@ def test_the_class_of_an_object_the_call_passes_is_checked() -> None:
 
 
 def test_a_key_check_reads_as_python_without_dynamo_names() -> None:
-    from symdebug.queries.value_checks import readable
+    from symdebug.predict.value_checks import readable
 
     assert readable("not ___dict_contains('forward', L['self'].__dict__)") == (
         "'forward' not in L['self'].__dict__"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symdebug.model.text_memo import TextMemo, forget
+from symdebug.torchtext.text_memo import TextMemo, forget
 
 
 def test_a_text_is_read_once_until_the_memo_is_full_or_forgotten() -> None:

@@ -418,7 +418,7 @@ def test_a_compile_attempts_events_share_one_key_and_a_reset_still_opens_a_new_o
     tmp_path: Path,
 ) -> None:
     """One key object per compile attempt; grouping by that identity still sees a reset."""
-    from symdebug.model.compile_events import group_by_compile
+    from symdebug.builders.compile_events import group_by_compile
 
     key = {"frame_id": 0, "frame_compile_id": 0}
     text = "".join(

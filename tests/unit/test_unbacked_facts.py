@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import ast
 
+from symdebug.builders.compile_events import group_by_compile
+from symdebug.builders.symbols_builder import build_symbols
+from symdebug.builders.unbacked import MARKED, graph_asserts, is_unbacked, origin_of, parse_range
 from symdebug.events import CompileKey, Event
-from symdebug.model.compile_events import group_by_compile
-from symdebug.model.data_dependent import expression_of, failed_compile_break
-from symdebug.model.guard_tree import GuardTree
-from symdebug.model.stacks import StackReader
-from symdebug.model.symbols_builder import build_symbols
+from symdebug.fixes.data_dependent_fixes import data_dependent_fixes
+from symdebug.fixes.fix_code import branch_condition, without_comment
 from symdebug.model.types import Frame, GraphBreak, Symbol
-from symdebug.model.unbacked import MARKED, graph_asserts, is_unbacked, origin_of, parse_range
 from symdebug.model.values import CompileId
-from symdebug.processors.data_dependent_fixes import data_dependent_fixes
-from symdebug.processors.fix_code import branch_condition, without_comment
+from symdebug.torchtext.data_dependent import expression_of, failed_compile_break
+from symdebug.torchtext.guard_tree import GuardTree
+from symdebug.torchtext.stacks import StackReader
 
 FAKE = "/venv/torch/_subclasses/fake_impls.py"
 BUILDER = "/venv/torch/_dynamo/variables/builder.py"

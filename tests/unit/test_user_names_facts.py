@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from symdebug._torch.callee import callee_of
-from symdebug.model.constants import constant_name, grouped_line, library_constant
-from symdebug.model.log_callee import log_callee
 from symdebug.model.names import frame_title, sources_named, user_name
-from symdebug.model.own_code import call_site, library_of, own_frame
 from symdebug.model.types import Callee, Compile, Frame, Symbol
+from symdebug.torchtext.constants import constant_name, grouped_line, library_constant
+from symdebug.torchtext.log_callee import log_callee
+from symdebug.torchtext.own_code import call_site, library_of, own_frame
 
 SITE = "/venv/lib/python3.11/site-packages"
 NAMES = {"L['args'][0]": "x", "L['kwargs']['x']": "x", "L['args'][1]": "self"}
