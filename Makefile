@@ -46,10 +46,12 @@ browser:
 
 # The document contract (its JSON Schema and the viewer's TypeScript types) is generated from
 # the dataclasses of symdebug/model and committed; the viewer is built against it.  Three
-# documents: the session, the diff of two runs and the suite sweep.
+# documents: the session, the diff of two runs and the suite sweep; then the wire's packing
+# (symdebug/model/wire_format.py), which the renderers pack by and the viewer unpacks by.
 GENERATED := symdebug/schema/session.schema.json extension/src/document.ts \
 	symdebug/schema/diff.schema.json extension/src/diff_document.ts \
-	symdebug/schema/suite.schema.json extension/src/suite_document.ts
+	symdebug/schema/suite.schema.json extension/src/suite_document.ts \
+	extension/src/wire.ts
 contract: setup
 	$(PY) -m symdebug.model.contract
 

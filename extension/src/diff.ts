@@ -17,8 +17,8 @@ import {
   sortFrames,
 } from "./diffmodel";
 import { append, h } from "./dom";
-import type { Host } from "./panes";
-import { frameLink } from "./panes";
+import type { Host } from "./pane";
+import { frameLink } from "./pane";
 import type { TableSort } from "./sorting";
 import { nextSort, sortMark } from "./sorting";
 

@@ -5,8 +5,8 @@ import type { HuntRow } from "./document";
 import { h } from "./dom";
 import type { HuntColumn } from "./huntmodel";
 import { HUNT_COLUMNS, huntRows, huntSummary, inputName, outputsText, runsText, sortHunt } from "./huntmodel";
-import type { Host } from "./panes";
-import { frameLink } from "./panes";
+import type { Host } from "./pane";
+import { frameLink } from "./pane";
 import type { TableSort } from "./sorting";
 import { nextSort, sortMark } from "./sorting";
 

@@ -5,15 +5,20 @@ import { DIFF_STYLES, renderDiff } from "./diff";
 import type { DiffDocument } from "./diff_document";
 import type { Session } from "./document";
 import { clear, h } from "./dom";
+import { guardDetail, guardsPane } from "./guards";
 import { huntPane } from "./hunt";
 import { huntRows } from "./huntmodel";
-import type { Wire } from "./model";
+import { kernelsPane } from "./kernels";
 import { formatHash, parseHash, unpack } from "./model";
-import type { Host, State } from "./panes";
-import { guardDetail, guardsPane, kernelsPane, overview, sizesPane, symbolsPane, whyPane } from "./panes";
+import { overview } from "./overview";
+import type { Host, State } from "./pane";
+import { sizesPane } from "./sizes";
 import { STYLES } from "./styles";
 import { renderSuite, SUITE_STYLES } from "./suite";
 import type { SuiteDocument } from "./suite_document";
+import { symbolsPane } from "./symbols";
+import { whyPane } from "./why";
+import type { Wire } from "./wire";
 import { sessionTotals } from "./words";
 
 const PANES = ["overview", "symbols", "guards", "why", "kernels", "sizes", "hunt"] as const;
@@ -27,7 +32,7 @@ function initialState(hash: string): State {
   return (PANES as readonly string[]).includes(link.pane) ? { ...state, pane: link.pane } : state;
 }
 
-export type { Host } from "./panes";
+export type { Host } from "./pane";
 
 /** Any document the viewer draws. */
 export type ViewerDocument = Session | Wire | DiffDocument | SuiteDocument;

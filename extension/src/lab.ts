@@ -21,7 +21,7 @@ import { MIME_TYPE } from "./document";
 import { listenForFrames } from "./frame_event";
 import { render } from "./index";
 import { cellNumber, reportFromBundle, reportPath, serverRelative } from "./labpaths";
-import type { Wire } from "./model";
+import type { Wire } from "./wire";
 
 const EXPORT = "symdebug:export-report";
 const RANK = -20;

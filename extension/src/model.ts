@@ -11,29 +11,10 @@ import type {
   Specialization,
   SymbolFact,
 } from "./document";
-
-/** A list of records as the wire stores it: the keys once, then one row of values each. */
-interface Table {
-  columns: string[];
-  rows: unknown[][];
-}
-
-/** The record lists whose fixes the wire stores by index (renderers/document.py `_WITH_FIXES`). */
-const WITH_FIXES = ["guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks"];
-
-/** The session as symdebug/renderers/document.py `wire_document` sends it (report, notebook, widget). */
-export interface Wire {
-  packed: 5;
-  redacted: boolean;
-  frames: [string, number, string, string][];
-  fixes: string[];
-  /** Each distinct fix of any record once; records hold their indices. */
-  fix_objects: Fix[];
-  /** Recompile reasons as chains of cells [text, rest] (-1: the end), shared tails once. */
-  text_lists: { texts: string[]; cells: [number, number][] };
-  tables: string[];
-  session: Record<string, unknown>;
-}
+// How the wire is packed: generated from Python's symdebug/model/wire_format.py, which the
+// renderers pack by, so the two sides cannot drift apart.
+import type { Table, TextLists, Wire } from "./wire";
+import { CHAIN_END, FRAME_KEYS, FRAME_STACKS, PACKING_FIELD, TEXT_LISTS, WITH_FIXES } from "./wire";
 
 /**
  * The session document inside a wire document (a new object: the wire is left as it was).
@@ -41,14 +22,20 @@ export interface Wire {
  * unpacking all of a big report's lists was most of its opening.
  */
 export function unpack(data: Session | Wire): Session {
-  if (!("packed" in data)) return data;
+  if (!(PACKING_FIELD in data)) return data;
   const session: Record<string, unknown> = { ...data.session };
-  const packed = new Set([...data.tables, ...WITH_FIXES, ...Object.keys(TEXT_LISTS), "guards"]);
-  const frames = once(() =>
-    data.frames.map(([filename, lineno, name, line]): Frame => ({ filename, lineno, name, line })),
-  );
+  const lists = [...WITH_FIXES, ...Object.keys(TEXT_LISTS), ...Object.keys(FRAME_STACKS)];
+  const packed = new Set([...data.tables, ...lists]);
+  const frames = once(() => data.frames.map(frameOf));
   for (const key of packed) lazily(session, key, () => unpacked(data, key, frames));
   return session as unknown as Session;
+}
+
+/** A frame from its row in the wire's `frames` (its values in the order of `FRAME_KEYS`). */
+function frameOf(row: unknown[]): Frame {
+  const frame: Record<string, unknown> = {};
+  for (let i = 0; i < FRAME_KEYS.length; i++) frame[FRAME_KEYS[i]] = row[i];
+  return frame as unknown as Frame;
 }
 
 /** `target[key]` made by `make` when first read, then kept as a plain value. */
@@ -88,7 +75,7 @@ function unpacked(data: Wire, key: string, frames: () => Frame[]): unknown {
   if (WITH_FIXES.includes(key)) for (const r of records) withFixes(r, data);
   for (const field of TEXT_LISTS[key] ?? [])
     for (const r of records) r[field] = chain(r[field] as number, data.text_lists);
-  if (key === "guards") for (const g of records) withStacks(g, frames());
+  for (const field of FRAME_STACKS[key] ?? []) for (const r of records) r[field] = stack(r[field], frames());
   return records;
 }
 
@@ -98,22 +85,15 @@ function withFixes(r: Record<string, unknown>, data: Wire): void {
   r.fixes = (r.fixes as number[]).map((i) => data.fix_objects[i]);
 }
 
-/** A guard's stacks, frames for their indices. */
-function withStacks(g: Record<string, unknown>, frames: Frame[]): void {
-  g.user_stack = (g.user_stack as number[]).map((i) => frames[i]);
-  g.framework_stack = (g.framework_stack as number[]).map((i) => frames[i]);
+/** A stack of frames for their indices. */
+function stack(indices: unknown, frames: Frame[]): Frame[] {
+  return (indices as number[]).map((i) => frames[i]);
 }
 
-/** Per record list, its text lists the wire packs as chains (renderers/text_lists.py `TEXT_LISTS`). */
-const TEXT_LISTS: Record<string, string[]> = {
-  compiles: ["recompile_reasons"],
-  recompiles: ["reasons", "failed_entries"],
-};
-
 /** The texts of the chain that starts at `cell`. */
-function chain(cell: number, lists: Wire["text_lists"]): string[] {
+function chain(cell: number, lists: TextLists): string[] {
   const items: string[] = [];
-  for (let at = cell; at !== -1; at = lists.cells[at][1]) items.push(lists.texts[lists.cells[at][0]]);
+  for (let at = cell; at !== CHAIN_END; at = lists.cells[at][1]) items.push(lists.texts[lists.cells[at][0]]);
   return items;
 }
 

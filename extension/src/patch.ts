@@ -1,9 +1,10 @@
 // The explorer's updates: operations on paths into the wire document, as Python's
 // symdebug/renderers/wire_patch.py makes them (append the new items of a list, or set a value).
-import type { Wire } from "./model";
+import type { Wire } from "./wire";
+import { APPEND, type SET } from "./wire";
 
 export interface Operation {
-  op: "append" | "set";
+  op: typeof APPEND | typeof SET;
   path: string[];
   items?: unknown[];
   value?: unknown;
@@ -26,6 +27,6 @@ function applyOne(wire: Wire, operation: Operation): Wire {
   }
   const last = operation.path[operation.path.length - 1];
   parent[last] =
-    operation.op === "append" ? [...(parent[last] as unknown[]), ...(operation.items ?? [])] : operation.value;
+    operation.op === APPEND ? [...(parent[last] as unknown[]), ...(operation.items ?? [])] : operation.value;
   return root as unknown as Wire;
 }

@@ -5,10 +5,10 @@ import type { Frame } from "./document";
 import { h } from "./dom";
 import { opensFrames, requestFrame } from "./frame_event";
 import { render as renderViewer } from "./index";
-import type { Wire } from "./model";
 import { frameChoices, unpack } from "./model";
 import type { Operation } from "./patch";
 import { applyPatch } from "./patch";
+import type { Wire } from "./wire";
 
 interface Model {
   get(name: string): unknown;

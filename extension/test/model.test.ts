@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { Cause, Compile, Fix, Guard, Session, SourceExplanation, SymbolFact } from "../src/document";
-import type { Wire } from "../src/model";
 import {
   diffLines,
   explanationOf,
@@ -24,6 +23,8 @@ import {
   verification,
   visibleWindow,
 } from "../src/model";
+import type { TextLists, Wire } from "../src/wire";
+import { CHAIN_END, PACKING, TEXT_LISTS, WITH_FIXES } from "../src/wire";
 
 const frame = { filename: "/w/f.py", lineno: 3, name: "f", line: "if x.shape[0] > 4:" };
 const X = "L['x'].size()[0]";
@@ -286,7 +287,7 @@ function packed(doc: Session): Wire {
     const found = objects.findIndex((o) => JSON.stringify(o) === JSON.stringify(f));
     return found >= 0 ? found : objects.push(f) - 1;
   };
-  for (const key of ["guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks"]) {
+  for (const key of WITH_FIXES) {
     copy[key] = ((copy[key] ?? []) as { fix?: string | null; fixes: Fix[] }[]).map((r) => ({
       ...r,
       ...(typeof r.fix === "string" ? { fix: textIndex(r.fix) } : {}),
@@ -306,25 +307,30 @@ function packed(doc: Session): Wire {
     copy[key] = { columns, rows: records.map((r) => columns.map((c) => r[c])) };
   }
   const frames: [string, number, string, string][] = [[frame.filename, frame.lineno, frame.name, frame.line]];
-  return { packed: 5, redacted: false, frames, fixes: texts, fix_objects: objects, text_lists, tables, session: copy };
+  return {
+    packed: PACKING,
+    redacted: false,
+    frames,
+    fixes: texts,
+    fix_objects: objects,
+    text_lists,
+    tables,
+    session: copy,
+  };
 }
 
 /** Recompile reasons as chains of cells [text, rest], equal cells once (renderers/text_lists.py). */
-function chained(copy: Record<string, unknown>): Wire["text_lists"] {
-  const lists: Wire["text_lists"] = { texts: [], cells: [] };
+function chained(copy: Record<string, unknown>): TextLists {
+  const lists: TextLists = { texts: [], cells: [] };
   const cell = (text: number, rest: number) => {
     const found = lists.cells.findIndex(([t, r]) => t === text && r === rest);
     return found >= 0 ? found : lists.cells.push([text, rest]) - 1;
   };
   const text = (t: string) => (lists.texts.includes(t) ? lists.texts.indexOf(t) : lists.texts.push(t) - 1);
-  const fields: Record<string, string[]> = {
-    compiles: ["recompile_reasons"],
-    recompiles: ["reasons", "failed_entries"],
-  };
-  for (const [key, names] of Object.entries(fields)) {
+  for (const [key, names] of Object.entries(TEXT_LISTS)) {
     for (const record of (copy[key] ?? []) as Record<string, unknown>[]) {
       for (const name of names)
-        record[name] = (record[name] as string[]).reduceRight((rest, t) => cell(text(t), rest), -1);
+        record[name] = (record[name] as string[]).reduceRight((rest, t) => cell(text(t), rest), CHAIN_END);
     }
   }
   return lists;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Wire } from "../src/model";
 import { applyPatch } from "../src/patch";
+import type { Wire } from "../src/wire";
 
 const wire = {
   packed: 1,

@@ -8,7 +8,9 @@ large session: each distinct stack frame of the guards, and each distinct fix an
 any record, is stored once (records refer to them by index), recompile reasons are chains
 of shared tails (one frame's recompiles repeat their predecessors' reasons), and each list
 of records is a table (its keys once, then one row of values per record).  The viewer's ``unpack``
-(``extension/src/model.ts``) and :func:`unpack` here restore the document exactly.
+(``extension/src/model.ts``) and :func:`unpack` here restore the document exactly.  Both sides
+pack by the constants of :mod:`symdebug.model.wire_format` (``extension/src/wire.ts`` is
+generated from it).
 """
 
 from __future__ import annotations
@@ -21,18 +23,23 @@ from typing import Any
 from symdebug.model import json_text
 from symdebug.model.serialize import facts_to_dict
 from symdebug.model.types import Facts
-from symdebug.renderers.compared_values import compared_strings, hide_compared
+from symdebug.model.wire_format import (
+    FIX_KEYS,
+    FRAME_KEYS,
+    FRAME_STACKS,
+    PACKING,
+    PACKING_FIELD,
+    TABLE_COLUMNS,
+    TABLE_ROWS,
+    WITH_FIXES,
+)
+from symdebug.renderers.compared_values import HIDDEN, compared_strings, hide_compared
 from symdebug.renderers.text_lists import pack_text_lists, unpack_text_lists
 
-#: The wire's packing (``packed``): 4 keeps every key, stores records as tables and each
-#: distinct fix of any record once (3 did so for the guards' fixes only); 5 also stores
-#: recompile reasons as chains of shared tails (:mod:`symdebug.renderers.text_lists`).
-PACKING = 5
-_FRAME_KEYS = ("filename", "lineno", "name", "line")
-_STACKS = ("user_stack", "framework_stack")
-#: The record lists whose ``fixes`` (and ``fix`` text, where they have one) go by index.
-_WITH_FIXES = ("guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks")
-_FIX_KEYS = ("code", "kind", "explanation", "settings", "verified", "effect", "diff")
+#: The guards' stacks: packed a guard at a time, before the rest of the session.
+_GUARD_STACKS = FRAME_STACKS["guards"]
+#: What a redacted text reads, as a hidden compared string does.
+_REDACTED = HIDDEN
 
 
 def wire_document(facts: Facts, *, redact: bool = False) -> dict[str, Any]:
@@ -92,8 +99,8 @@ class Packer:
     def guard(self, guard: dict[str, Any]) -> None:
         """A guard's frames and fixes as indices (in place), in the order of the guards."""
         frames = self.frames
-        for stack in _STACKS:
-            guard[stack] = [_index(frames, tuple(f[k] for k in _FRAME_KEYS)) for f in guard[stack]]
+        for stack in _GUARD_STACKS:
+            guard[stack] = [_index(frames, tuple(f[k] for k in FRAME_KEYS)) for f in guard[stack]]
         self._fixes(guard)
 
     def _fixes(self, record: dict[str, Any]) -> None:
@@ -105,7 +112,7 @@ class Packer:
         self, document: dict[str, Any], *, redact: bool, streamed: tuple[str, ...] = ()
     ) -> dict[str, Any]:
         """The wire of ``document``, its guards packed already (or ``streamed``, a table each)."""
-        others = (key for key in _WITH_FIXES if key != "guards")
+        others = (key for key in WITH_FIXES if key != "guards")
         for record in (r for key in others for r in document.get(key, [])):
             self._fixes(record)
         text_lists = pack_text_lists(document)
@@ -113,7 +120,7 @@ class Packer:
         for key in (k for k in tables if k not in streamed):
             document[key] = _table(document[key])
         return {
-            "packed": PACKING,
+            PACKING_FIELD: PACKING,
             "redacted": redact,
             "frames": [list(frame) for frame in self.frames],
             "fixes": list(self.fixes),
@@ -144,7 +151,7 @@ def _is_records(value: Any) -> bool:
 
 def _table(records: list[dict[str, Any]]) -> dict[str, Any]:
     columns = list(records[0])
-    return {"columns": columns, "rows": [list(record.values()) for record in records]}
+    return {TABLE_COLUMNS: columns, TABLE_ROWS: [list(record.values()) for record in records]}
 
 
 def unpack(wire: dict[str, Any]) -> dict[str, Any]:
@@ -160,17 +167,19 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
     dict
         The session document, as :func:`~symdebug.model.serialize.facts_to_dict` wrote it.
     """
-    if "packed" not in wire:
+    if PACKING_FIELD not in wire:
         return wire
     document: dict[str, Any] = json_text.loads(json_text.dumps(wire["session"]))
     for key in wire["tables"]:
         table = document[key]
-        document[key] = [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
-    frames = [dict(zip(_FRAME_KEYS, frame, strict=True)) for frame in wire["frames"]]
-    for guard in document["guards"]:
-        for stack in _STACKS:
-            guard[stack] = [dict(frames[i]) for i in guard[stack]]
-    for record in (r for key in _WITH_FIXES for r in document.get(key, [])):
+        columns = table[TABLE_COLUMNS]
+        document[key] = [dict(zip(columns, row, strict=True)) for row in table[TABLE_ROWS]]
+    frames = [dict(zip(FRAME_KEYS, frame, strict=True)) for frame in wire["frames"]]
+    for key, stacks in FRAME_STACKS.items():
+        for record in document.get(key, []):
+            for stack in stacks:
+                record[stack] = [dict(frames[i]) for i in record[stack]]
+    for record in (r for key in WITH_FIXES for r in document.get(key, [])):
         if isinstance(record.get("fix"), int):
             record["fix"] = wire["fixes"][record["fix"]]
         record["fixes"] = [_unsorted(wire["fix_objects"][i]) for i in record["fixes"]]
@@ -181,7 +190,7 @@ def unpack(wire: dict[str, Any]) -> dict[str, Any]:
 
 def _unsorted(fix: dict[str, Any]) -> dict[str, Any]:
     """A wire fix with its keys in the document's order (the wire sorted them)."""
-    return {key: fix[key] for key in _FIX_KEYS}
+    return {key: fix[key] for key in FIX_KEYS}
 
 
 # ---------------------------------------------------------------- redaction
@@ -198,7 +207,7 @@ def _scrub_frames(value: Any) -> None:
             value["filename"] = Path(value["filename"]).name
             for key in ("line", "code"):
                 if isinstance(value.get(key), str):
-                    value[key] = "(redacted)"
+                    value[key] = _REDACTED
         for item in value.values():
             _scrub_frames(item)
     elif isinstance(value, list):
@@ -222,9 +231,9 @@ def _redact_records(clean: dict[str, Any]) -> None:
     for recompile in clean["recompiles"]:
         recompile["reasons"] = [_strip_comment(r) for r in recompile["reasons"]]
     for kernel in clean.get("kernels", []):
-        kernel["source"] = "(redacted)"
+        kernel["source"] = _REDACTED
     for symbol in clean["symbols"]:
-        symbol["range_locs"] = dict.fromkeys(symbol.get("range_locs", {}), "(redacted)")
+        symbol["range_locs"] = dict.fromkeys(symbol.get("range_locs", {}), _REDACTED)
     for explanation in clean.get("explanations", []):
         for step in explanation["steps"]:
             _redact_step(step)
@@ -234,7 +243,7 @@ def _redact_records(clean: dict[str, Any]) -> None:
 
 def _redact_diffs(clean: dict[str, Any]) -> None:
     """Each fix's diff: a rewrite's diff quotes the user's code."""
-    for fix in (f for key in _WITH_FIXES for r in clean.get(key, []) for f in r["fixes"]):
+    for fix in (f for key in WITH_FIXES for r in clean.get(key, []) for f in r["fixes"]):
         if fix.get("diff"):
             fix["diff"] = _REDACTED
 
@@ -245,9 +254,6 @@ def _redact_step(step: dict[str, Any]) -> None:
         step["text"] = f"{step['frame']['filename']}:{step['frame']['lineno']}"
     elif step["kind"] == "recompile":
         step["text"] = _strip_comment(step["text"])
-
-
-_REDACTED = "(redacted)"
 
 
 def _redacted_value(code: str) -> str:
@@ -381,5 +387,5 @@ def _redacted_copy(clean: dict[str, Any], hidden: set[str] | None = None) -> dic
         else:
             clean[key] = _without_paths(value)
     clean["problem_examples"] = []
-    clean["source"] = "(redacted)"
+    clean["source"] = _REDACTED
     return clean

@@ -5,19 +5,15 @@ n-th recompile of a frame lists n reasons, n - 1 of them those of the recompile 
 Stored as they are, a frame's reasons grow with the square of its recompiles.  On the wire
 each list is a chain of cells ``[text, rest]`` (``rest`` the cell of the list without its
 first item, -1 at the end), and equal cells are one: a list that extends the previous one
-by its first item costs one cell.  Any list reads back exactly, shared or not.
+by its first item costs one cell.  Any list reads back exactly, shared or not.  Which lists
+are packed, and the end's mark, are the wire's (:mod:`symdebug.model.wire_format`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: Per record list of the document, its fields that are lists of texts packed as chains.
-TEXT_LISTS: dict[str, tuple[str, ...]] = {
-    "compiles": ("recompile_reasons",),
-    "recompiles": ("reasons", "failed_entries"),
-}
-_END = -1
+from symdebug.model.wire_format import CHAIN_END, TEXT_LISTS
 
 
 class Chains:
@@ -40,7 +36,7 @@ class Chains:
         if before is not None and items[1:] == before[0]:
             cell = self._cell(items[0], before[1])
         else:
-            cell = _END
+            cell = CHAIN_END
             for item in reversed(items):
                 cell = self._cell(item, cell)
         self.last[field, len(items)] = (items, cell)
@@ -78,7 +74,7 @@ def unpack_text_lists(document: dict[str, Any], packed: dict[str, Any]) -> None:
 
 def _items(cell: int, texts: list[str], cells: list[list[int]]) -> list[str]:
     items = []
-    while cell != _END:
+    while cell != CHAIN_END:
         text, cell = cells[cell]
         items.append(texts[text])
     return items

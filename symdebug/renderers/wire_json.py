@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from symdebug.model import json_text
+from symdebug.model.wire_format import TABLE_COLUMNS, TABLE_ROWS
 
 #: Markup characters as unicode escapes, replaced in orjson's UTF-8 bytes (the line and
 #: paragraph separators are JSON-legal but end a JavaScript line in older engines).
@@ -25,6 +26,10 @@ _ESCAPES = (
 )
 #: Rows of a table written in one piece: enough that each ``dumps`` call is worth its cost.
 ROWS_PER_PIECE = 2048
+#: A table's JSON up to its columns, between its columns and its rows, and after its rows.
+TABLE_START = b"{" + json_text.dumps(TABLE_COLUMNS) + b":"
+TABLE_ROWS_START = b"," + json_text.dumps(TABLE_ROWS) + b":["
+TABLE_END = b"]}"
 
 
 def inert(data: bytes) -> bytes:
@@ -81,16 +86,16 @@ def _session_pieces(
 
 
 def _is_table(value: Any) -> bool:
-    return isinstance(value, dict) and list(value) == ["columns", "rows"]
+    return isinstance(value, dict) and list(value) == [TABLE_COLUMNS, TABLE_ROWS]
 
 
 def _table_pieces(table: dict[str, Any]) -> Iterator[bytes]:
     """``{"columns": [...], "rows": [...]}``, the rows a chunk at a time (each let go)."""
-    rows: list[Any] = table["rows"]
-    yield b'{"columns":' + inert(json_text.dumps(table["columns"])) + b',"rows":['
+    rows: list[Any] = table[TABLE_ROWS]
+    yield TABLE_START + inert(json_text.dumps(table[TABLE_COLUMNS])) + TABLE_ROWS_START
     for start in range(0, len(rows), ROWS_PER_PIECE):
         end = min(start + ROWS_PER_PIECE, len(rows))
         chunk = inert(json_text.dumps(rows[start:end]))
         rows[start:end] = [None] * (end - start)
         yield (b"," if start else b"") + chunk[1:-1]
-    yield b"]}"
+    yield TABLE_END

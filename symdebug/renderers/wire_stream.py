@@ -143,7 +143,8 @@ def _write_rows(chunk: list[list[Any]], rows: IO[bytes]) -> None:
 
 def _table_pieces(columns: list[str], rows: IO[bytes]) -> Iterator[bytes]:
     """The guards' table, as :func:`~symdebug.renderers.wire_json.inert_pieces` writes one."""
-    yield b'{"columns":' + wire_json.inert(json_text.dumps(columns)) + b',"rows":['
+    head = wire_json.inert(json_text.dumps(columns))
+    yield wire_json.TABLE_START + head + wire_json.TABLE_ROWS_START
     rows.seek(0)
     yield from iter(lambda: rows.read(_READ), b"")
-    yield b"]}"
+    yield wire_json.TABLE_END

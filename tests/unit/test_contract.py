@@ -1,24 +1,25 @@
 """The document contracts generated from the dataclasses: the committed schemas and TypeScript
-(the session's, the diff's and the suite's) are up to date, each schema accepts what its writer
-writes and refuses wrong documents, and the one wire format (report, notebook output, widget)
-restores the session document exactly."""
+(the session's, the diff's and the suite's, and the wire's constants) are up to date, each
+schema accepts what its writer writes and refuses wrong documents, and the one wire format
+(report, notebook output, widget) restores the session document exactly."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import jsonschema
 import pytest
 from view_samples import regressed_diff, suite
 
 import symdebug
-from symdebug.model import contract
+from symdebug.model import contract, wire_format
 from symdebug.model.diff_types import DIFF_MIME_TYPE, DIFF_VERSION, diff_document
 from symdebug.model.serialize import MIME_TYPE, SCHEMA_VERSION, facts_to_dict, json_schema
 from symdebug.model.suite_types import SUITE_VERSION, suite_document
@@ -66,7 +67,7 @@ def synthetic() -> Facts:
         recompiles=[recompile],
         source="synthetic",
     )
-    explain_sources(facts)
+    explain_sources(facts).apply()
     return facts
 
 
@@ -101,9 +102,21 @@ def test_committed_files_are_generated_from_the_dataclasses() -> None:
     assert json_schema() == json.loads(contract.generated()[contract.SCHEMA_PATH])
 
 
+#: Every generated file: each document's schema and TypeScript, then the wire's TypeScript.
+GENERATED = [
+    *(p for d in contract.DOCUMENTS for p in (d.schema_path, d.ts_path)),
+    contract.WIRE_TS_PATH,
+]
+
+
+def test_the_committed_wire_typescript_is_generated_from_wire_format() -> None:
+    committed = (ROOT / contract.WIRE_TS_PATH).read_text(encoding="utf-8")
+    assert committed == contract.wire_typescript(), "stale wire.ts: run `make contract`"
+
+
 def test_every_document_is_generated_and_checked_by_the_makefile() -> None:
-    paths = [p for d in contract.DOCUMENTS for p in (d.schema_path, d.ts_path)]
-    assert list(contract.generated()) == paths and len(paths) == 6
+    paths = GENERATED
+    assert list(contract.generated()) == paths and len(paths) == 7
     assert paths[:2] == [contract.SCHEMA_PATH, contract.TS_PATH]
     # `make viewer-check` compares $(GENERATED) with a fresh build: each file must be listed.
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
@@ -111,14 +124,11 @@ def test_every_document_is_generated_and_checked_by_the_makefile() -> None:
     assert listed.split() == paths
 
 
-@pytest.mark.parametrize(
-    "spoiled", [p for d in contract.DOCUMENTS for p in (d.schema_path, d.ts_path)]
-)
+@pytest.mark.parametrize("spoiled", GENERATED)
 def test_a_stale_generated_file_is_found(tmp_path: Path, spoiled: str) -> None:
-    for document in contract.DOCUMENTS:
-        (tmp_path / document.schema_path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / document.ts_path).parent.mkdir(parents=True, exist_ok=True)
-    assert len(contract.write(tmp_path)) == 6 and stale_files(tmp_path) == []
+    for relative in GENERATED:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+    assert len(contract.write(tmp_path)) == 7 and stale_files(tmp_path) == []
     path = tmp_path / spoiled
     path.write_text(path.read_text(encoding="utf-8") + " ", encoding="utf-8")
     assert stale_files(tmp_path) == [spoiled]
@@ -330,3 +340,57 @@ def test_diff_and_suite_typescript_name_their_versions_and_mime_type() -> None:
         schema["$id"] == f"symdebug-diff-v{DIFF_VERSION}"
         and schema["required"][0] == "diff_version"
     )
+
+
+# ---------------------------------------------------------------- the wire's one source
+
+
+def _field_names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def _record_types() -> dict[str, type]:
+    """Each record list of the session document, by key: the dataclass of its records."""
+    found = {}
+    for name, tp in get_type_hints(Facts).items():
+        (item, *_) = get_args(tp) or (None,)
+        if get_origin(tp) is list and isinstance(item, type) and dataclasses.is_dataclass(item):
+            found[name] = item
+    return found
+
+
+def test_the_wire_writes_what_wire_format_declares(facts: Facts) -> None:
+    wire = json.loads(json.dumps(wire_document(facts)))
+    assert list(wire) == [wire_format.PACKING_FIELD, *_field_names(wire_format.Wire)]
+    assert wire[wire_format.PACKING_FIELD] == wire_format.PACKING
+    assert list(wire["text_lists"]) == _field_names(wire_format.TextLists)
+    assert wire["tables"] and all(
+        list(wire["session"][key]) == _field_names(wire_format.Table) for key in wire["tables"]
+    )
+    # Each row of ``frames`` is a Frame's values, in the order of FRAME_KEYS.
+    frame_types = tuple(get_type_hints(Frame)[key] for key in wire_format.FRAME_KEYS)
+    assert get_type_hints(wire_format.Wire)["frames"] == list[tuple[frame_types]]  # type: ignore[valid-type]
+    user = dict(zip(wire_format.FRAME_KEYS, wire["frames"][0], strict=True))
+    assert user == {"filename": "/w/model.py", "lineno": 3, "name": "f", "line": user["line"]}
+
+
+def test_every_record_list_with_fixes_has_them_packed() -> None:
+    records = _record_types()
+    with_fixes = [name for name, cls in records.items() if "fixes" in _field_names(cls)]
+    assert list(wire_format.WITH_FIXES) == with_fixes
+    for key, fields in [*wire_format.TEXT_LISTS.items(), *wire_format.FRAME_STACKS.items()]:
+        assert set(fields) <= set(_field_names(records[key])), key
+
+
+def test_wire_typescript_says_each_constant_with_its_comment() -> None:
+    text = contract.wire_typescript()
+    assert text.startswith("// generated by symdebug/model/contract.py; do not edit")
+    assert f"export const PACKING = {wire_format.PACKING};\n" in text
+    assert 'export const APPEND = "append";\n' in text and 'export const SET = "set";\n' in text
+    assert "export const TEXT_LISTS: Readonly<Record<string, readonly string[]>> = {\n" in text
+    wire = f"export interface Wire {{\n  packed: {wire_format.PACKING};\n  redacted: boolean;\n"
+    assert wire in text
+    assert "  fix_objects: Fix[];\n" in text and 'import type { Fix } from "./document";' in text
+    docs = contract.constant_docs(wire_format)
+    assert set(wire_format.VIEWER_CONSTANTS) <= set(docs), "each constant the viewer reads says why"
+    assert f"/** {docs['CHAIN_END']} */\nexport const CHAIN_END = -1;" in text
