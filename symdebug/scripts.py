@@ -14,8 +14,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from symdebug.live.candidates import plan_candidates
-from symdebug.live.fix_plan import Candidate, FixPlan, NotTried, search_plan
+from symdebug.live.hunt import run_hunt
+from symdebug.live.plan_search import search_fixes
+from symdebug.live.plan_types import Candidate, FixPlan
 from symdebug.live.replay import Replay, compile_errors, compiles_per_frame
 from symdebug.live.script_process import SameInput, run_child
 from symdebug.loading import load_trace
@@ -94,20 +95,11 @@ def script_plan(
     between unchanged runs: then it is not compared, and the plan says so).  Each run
     stops after ``timeout`` seconds (its verdict says so) and reads ``same_input``.
     """
-    skipped: list[NotTried] = []
 
-    def proposals(baseline: Replay) -> list[Candidate]:
-        planned, not_tried = plan_candidates([baseline.facts or Facts()])
-        skipped.extend(not_tried)
-        return planned
+    def runner(changes: Candidate) -> Replay:
+        return run_script(argv, changes, timeout, same_input)
 
-    plan = search_plan(
-        lambda changes: run_script(argv, changes, timeout, same_input),
-        proposals,
-        max_replays=max_replays,
-        progress=progress,
-    )
-    plan.not_tried = skipped
+    plan, _ = search_fixes(runner, [], max_replays=max_replays, progress=progress)
     return plan
 
 
@@ -118,8 +110,6 @@ def script_hunt(
 
     The facts are the unchanged run's, with the hunt's rows: what a report of it shows.
     """
-    from symdebug.live.hunt import run_hunt
-
     runs: list[Replay] = []
 
     def runner(changes: Candidate) -> Replay:

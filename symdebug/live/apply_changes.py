@@ -8,6 +8,7 @@ from contextlib import ExitStack, contextmanager
 from symdebug._torch.settings import settings_applied
 from symdebug.live.call_changes import calls_changed
 from symdebug.live.changes import Change, settings_of
+from symdebug.live.code_swap import code_swapped, function_at, rewritten_code
 
 
 class ChangeError(Exception):
@@ -18,8 +19,6 @@ def _swap(stack: ExitStack, change: Change) -> None:
     rewrite = change.rewrite
     if rewrite is None:
         return
-    from symdebug.live.code_swap import code_swapped, function_at, rewritten_code
-
     function = function_at(rewrite.filename, rewrite.firstlineno)
     if function is None:
         raise ChangeError(f"no function {rewrite.qualname} of {rewrite.filename} is alive")

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import torch
+
 from symdebug._torch.compiled import before_each_compiled_call
 from symdebug._torch.marks import is_module, mark
 from symdebug.live.changes import Change, Conversion, FrameRef, Mark
@@ -98,8 +100,6 @@ def _mark(call: Call, one: Mark) -> None:
 
 
 def _convert(call: Call, one: Conversion) -> None:
-    import torch
-
     if call.applies(one.frame) and one.name in call.bound.arguments:
         value = call.bound.arguments[one.name]
         namespace = {"torch": torch, one.name: value}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from symdebug.live.changes import (
@@ -21,12 +20,15 @@ from symdebug.live.changes import (
     MarkFunction,
     setting_change,
 )
-from symdebug.live.fix_plan import Candidate, NotTried, whole_program
+from symdebug.live.fix_context import FixContext
+from symdebug.live.plan_types import Candidate, NotTried
+from symdebug.live.rewrite_changes import rewrite_change
 from symdebug.model.index import FactIndex
-from symdebug.model.types import Compile, Facts, Fix, Frame
-from symdebug.model.values import Source
+from symdebug.model.types import Compile, Facts
 from symdebug.queries.constants import constants
 
+#: ``torch.compile(dynamic=True)`` for every frame: the broadest candidate, tried last.
+WHOLE_PROGRAM = {"torch._dynamo.config.assume_static_by_default": False}
 #: Settings that express a mark: a replay makes the mark itself instead.
 MARK_SETTINGS = ("torch.compiler.config.dynamic_sources", "torch.compiler.config.unbacked_sources")
 #: A float stays a constant on the first compile even with ``specialize_float=False``
@@ -46,15 +48,9 @@ _MARKERS: dict[str, MarkFunction] = {
 }
 
 
-@dataclass(frozen=True)
-class FixContext:
-    """A fix with the fact it answers: the frame, the input, the user line, the cause."""
-
-    fix: Fix
-    frame: FrameRef | None
-    source: Source | None
-    user_frame: Frame | None
-    cause: str
+def whole_program() -> Candidate:
+    """``dynamic=True`` for every frame, as one candidate."""
+    return (setting_change(WHOLE_PROGRAM),)
 
 
 def frame_ref(compile_: Compile | None) -> FrameRef | None:
@@ -160,8 +156,6 @@ def changes_of(context: FixContext) -> list[Change | NotTried]:
     Dynamo's reorderable print is a setting, and the fix's other half (remove the print)
     a rewrite: both are tried.
     """
-    from symdebug.live.rewrite_changes import rewrite_change
-
     fix = context.fix
     found = mark_change(context) or conversion_change(context)
     if found is not None:

@@ -8,7 +8,7 @@ from symdebug.model.words import counted
 
 if TYPE_CHECKING:
     from symdebug.live.changes import Change
-    from symdebug.live.fix_plan import FixPlan, Trial
+    from symdebug.live.plan_types import FixPlan, Trial
 
 
 def _verdict(plan: FixPlan) -> str:

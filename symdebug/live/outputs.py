@@ -5,20 +5,19 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
+import torch
+from torch.utils._pytree import tree_flatten
+
 #: Leaves compared by value without a type of their own defining equality.
 _PLAIN = (int, float, complex, str, bytes, bool, type(None))
 
 
 def _leaves(value: Any) -> list[Any]:
-    from torch.utils._pytree import tree_flatten
-
     return list(tree_flatten(value)[0])
 
 
 def _no_equality(leaf: Any) -> bool:
     """An object compared by identity only: two runs' copies are never equal."""
-    import torch
-
     if isinstance(leaf, (torch.Tensor, *_PLAIN)):
         return False
     equality: Any = type(leaf).__eq__
@@ -44,9 +43,6 @@ def comparable_outputs(value: Any) -> str:
 
 def outputs_match(first: Any, second: Any) -> bool:
     """Whether two workloads' outputs are equal (tensors ``allclose``, the rest ``==``)."""
-    import torch
-    from torch.utils._pytree import tree_flatten
-
     leaves_a, spec_a = tree_flatten(first)
     leaves_b, spec_b = tree_flatten(second)
     if spec_a != spec_b:

@@ -33,10 +33,10 @@ from symdebug.predict.arguments import (
     TENSOR_FACTS,
     class_name,
 )
-from symdebug.predict.predict import READ_FROM, ProgramReader
+from symdebug.predict.predict import READ_FROM, ProgramReader, frame_compiles
 
 if TYPE_CHECKING:
-    from symdebug.live import LiveCapture
+    from symdebug.live.live_capture import LiveCapture
 
 _METHODS = frozenset({"size", "stride", "dim", "storage_offset"})
 #: How a prefixed source reads its object: its length, its rank, or the object itself.
@@ -91,8 +91,6 @@ def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
     """Reads, at each prediction, the module the frame was compiled for and torch's state."""
 
     def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:
-        from symdebug.predict.predict import frame_compiles
-
         values = read_ambient(sources, call)
         on_module, on_globals = _objects_read(tuple(sources))
         if not (on_module or on_globals):

@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+from torch.utils._pytree import tree_map
+
 from symdebug._torch.settings import fork_safe_torch, reset_compiler
 from symdebug._torch.trace_logger import trace_logger
 from symdebug.hooks.handler import CaptureHandler
@@ -21,6 +24,7 @@ from symdebug.live.apply_changes import ChangeError, changes_applied
 from symdebug.live.changes import Change, settings_of
 from symdebug.live.isolated import can_fork, run_isolated
 from symdebug.live.outputs import comparable_outputs
+from symdebug.live.recorder import Recorder
 from symdebug.model.types import Compile, Facts
 
 #: A workload: a no-argument callable that makes the user's calls (and may return outputs).
@@ -110,8 +114,6 @@ def _first_line(error: BaseException) -> str:
 
 def _copied(value: Any) -> Any:
     """The outputs with every tensor detached and cloned, so later runs cannot change them."""
-    import torch
-    from torch.utils._pytree import tree_map
 
     def copy(leaf: Any) -> Any:
         return leaf.detach().clone() if isinstance(leaf, torch.Tensor) else leaf
@@ -124,28 +126,26 @@ def replay(workload: Workload, changes: tuple[Change, ...] = ()) -> Replay:
 
     In this process: the caller keeps the user's state (:func:`isolated_replay` forks).
     """
-    from symdebug.live import LiveCapture
-
     result = Replay(changes)
-    capture = LiveCapture()
+    recorder = Recorder()
     reset_compiler()
     started = time.perf_counter()
     try:
         with changes_applied(changes):
-            capture.start()
+            recorder.attach()
             try:
                 result.outputs = _copied(workload())
                 result.finished = True
             except Exception as error:  # noqa: BLE001 - the program raising is a measured outcome
                 result.errors.append(_first_line(error))
             finally:
-                capture.stop()
+                recorder.detach()
     except ChangeError as error:
         result.errors.append(f"the change could not be applied: {error}")
     finally:
         reset_compiler()
     result.seconds = time.perf_counter() - started
-    result.facts = capture.facts()
+    result.facts = recorder.facts()
     result.compiles = compiles_per_frame(result.facts)
     result.errors += compile_errors(result.facts)
     result.uncomparable = comparable_outputs(result.outputs)

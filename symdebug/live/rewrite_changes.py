@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import linecache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from symdebug.fixes.code_rewrites import (
     NotMechanical,
@@ -14,10 +13,8 @@ from symdebug.fixes.code_rewrites import (
     rewrite_kind,
 )
 from symdebug.live.changes import Change
-from symdebug.live.fix_plan import NotTried
-
-if TYPE_CHECKING:
-    from symdebug.live.candidates import FixContext
+from symdebug.live.fix_context import FixContext
+from symdebug.live.plan_types import NotTried
 
 BY_HAND = "no mechanical rewrite makes this change: it needs an edit by hand"
 

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from symdebug.live.changes import Change
+from symdebug._torch.settings import apply_settings
+from symdebug.live.call_changes import calls_changed
+from symdebug.live.changes import Change, settings_of
 
 
 def rewritten_script(script: str, changes: Sequence[Change]) -> str:
@@ -34,10 +36,6 @@ def rewritten_script(script: str, changes: Sequence[Change]) -> str:
 
 def child_main(arguments: Sequence[str]) -> None:
     """Apply the changes, then run the script as ``python script.py ARGS`` would."""
-    from symdebug._torch.settings import apply_settings
-    from symdebug.live.call_changes import calls_changed
-    from symdebug.live.changes import settings_of
-
     changes_file, script, *rest = arguments
     changes: tuple[Change, ...] = pickle.loads(Path(changes_file).read_bytes())  # noqa: S301
     apply_settings(settings_of(changes))

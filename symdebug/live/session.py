@@ -6,13 +6,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from symdebug._torch.dynamo_cache import miss_settings
 from symdebug.api import Session
+from symdebug.live.fix_plan import fix_plan as plan_fixes
+from symdebug.live.plan_types import FixPlan
+from symdebug.live.program_state import program_reader
+from symdebug.live.replay import TIMEOUT_S, Workload
+from symdebug.live.verdicts import Verdicts
 from symdebug.model.types import Facts
 
 if TYPE_CHECKING:
-    from symdebug.live import LiveCapture
-    from symdebug.live.fix_plan import FixPlan
-    from symdebug.live.replay import Workload
+    from symdebug.live.live_capture import LiveCapture
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
     from symdebug.predict.predict import Prediction, ProgramReader
@@ -66,8 +70,6 @@ class LiveSession(Session):
 
     def _program_reader(self, frame: str | int | None) -> ProgramReader | None:
         """Reads the module the frame was compiled for, and torch's state, at each prediction."""
-        from symdebug.live.program_state import program_reader
-
         return program_reader(self.live, frame)
 
     def predict(
@@ -83,8 +85,6 @@ class LiveSession(Session):
         Torch reads them when a call misses, so a live prediction uses the values set now
         unless ``dynamo_config`` says otherwise.
         """
-        from symdebug._torch.dynamo_cache import miss_settings
-
         config = {**miss_settings(), **(dynamo_config or {})}
         return super().predict(*args, frame=frame, dynamo_config=config, **kwargs)
 
@@ -97,8 +97,6 @@ class LiveSession(Session):
         **kwargs: Any,
     ) -> RangePrediction:
         """:meth:`Session.predict_range`, with this process's settings (as :meth:`predict`)."""
-        from symdebug._torch.dynamo_cache import miss_settings
-
         config = {**miss_settings(), **(dynamo_config or {})}
         return super().predict_range(*args, frame=frame, dynamo_config=config, **kwargs)
 
@@ -108,16 +106,17 @@ class LiveSession(Session):
         *,
         max_replays: int = 12,
         progress: bool = True,
-        timeout: float = 600.0,
+        timeout: float = TIMEOUT_S,
     ) -> FixPlan:
         """Replay ``workload`` under the settings of each suggested fix; return the best plan.
 
-        Each replay runs in a forked child, from ``torch._dynamo.reset()`` with the compile
-        caches off: the user's compiled functions keep their cache entries, and this
-        session its facts.  Settings are set, marks made on each compiled call's
-        arguments, and a fix that edits a function is applied by swapping in its rewritten
-        code.  The fixes that were replayed get ``verified``, ``effect`` and ``diff``; the
-        views show them.
+        :func:`symdebug.fix_plan` with this session: each replay runs in a forked child,
+        from ``torch._dynamo.reset()`` with the compile caches off, so the user's compiled
+        functions keep their cache entries, and this session its facts.  Settings are set,
+        marks made on each compiled call's arguments, and a fix that edits a function is
+        applied by swapping in its rewritten code.  The fixes that were replayed get
+        ``verified``, ``effect`` and ``diff`` (kept as later compiles arrive); the views
+        show them.
 
         Parameters
         ----------
@@ -143,8 +142,13 @@ class LiveSession(Session):
         >>> plan = s.fix_plan(lambda: [f(torch.randn(n, 4)) for n in (2, 3, 4)])  # doctest: +SKIP
         >>> print(plan)                                                            # doctest: +SKIP
         """
-        options = {"max_replays": max_replays, "progress": progress, "timeout": timeout}
-        return self.live.fix_plan(workload, **options)
+        return plan_fixes(
+            workload, self, max_replays=max_replays, progress=progress, timeout=timeout
+        )
+
+    def keep_verdicts(self, verdicts: Verdicts) -> None:
+        """Keep what replaying each fix measured: set again on the facts of later compiles."""
+        self.live.verdicts.update(verdicts)
 
     def hunt(
         self,

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 from tqdm.auto import tqdm
 
 from symdebug._torch.dynamo_cache import miss_settings
+from symdebug.live.sweep_plot import sweep_figure
 from symdebug.predict.arguments import OBJECT_PREFIX
 from symdebug.predict.predict import EAGER, Predictor
 from symdebug.predict.predict_range import column_of
 
 if TYPE_CHECKING:
-    from symdebug.live import LiveCapture
+    from symdebug.live.live_capture import LiveCapture
 
 Point = tuple[tuple[Any, ...], dict[str, Any]]
 
@@ -37,7 +38,8 @@ class SweepResult:
     def table(self) -> Any:
         """A pandas DataFrame when pandas is installed, else the list of rows."""
         try:
-            import pandas as pd
+            # lazy: pandas is optional; without it the table is the list of rows
+            import pandas as pd  # noqa: PLC0415
         except ImportError:
             return self.rows
         return pd.DataFrame(self.rows)
@@ -55,9 +57,7 @@ class SweepResult:
 
     def plot(self) -> Any:
         """A matplotlib figure: size vs serving entry, recompiles marked."""
-        from symdebug.live.sweep_plot import sweep_figure
-
-        return sweep_figure(self)
+        return sweep_figure(self.plot_data(), self.axis)
 
     def __repr__(self) -> str:
         recompiled = sum(bool(row.get("recompiled")) for row in self.rows)

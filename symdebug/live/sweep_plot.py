@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from symdebug.model.values import CompileId
-
-if TYPE_CHECKING:
-    from symdebug.live.sweep import SweepResult
 
 
 def _lanes(data: dict[str, list[Any]]) -> dict[str, int]:
@@ -28,19 +25,20 @@ def _shown_predictions(data: dict[str, list[Any]]) -> list[Any]:
     ]
 
 
-def sweep_figure(result: SweepResult) -> Any:
-    """A matplotlib Figure (requires matplotlib).
+def sweep_figure(data: dict[str, list[Any]], axis: str) -> Any:
+    """A matplotlib Figure of a sweep's plot data, ``axis`` on x (requires matplotlib).
 
     In IPython the kernel's backend stays (it is what shows figures in a notebook); the
     figure is closed in pyplot, so that a cell that returns it shows it once.
     """
-    import matplotlib as mpl
+    # lazy: matplotlib is optional, and only a plot needs it
+    import matplotlib as mpl  # noqa: PLC0415
 
     if "IPython" not in sys.modules:
         mpl.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    # lazy: pyplot after the backend is chosen (a script without IPython draws with Agg)
+    import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    data = result.plot_data()
     lanes = _lanes(data)
     figure, axes = plt.subplots(figsize=(8, 3))
     recompile_lane = len(lanes)
@@ -61,7 +59,7 @@ def sweep_figure(result: SweepResult) -> Any:
     for x in recompiled:
         axes.axvline(x, color="tab:red", alpha=0.25, linewidth=1)
     axes.set_yticks(range(recompile_lane + 1), [*lanes, "recompile"])
-    axes.set_xlabel(result.axis)
+    axes.set_xlabel(axis)
     axes.set_ylabel("cache entry")
     axes.legend(loc="upper left", fontsize="small")
     figure.tight_layout()

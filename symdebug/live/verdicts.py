@@ -1,13 +1,31 @@
-"""``fix_plan``: verify the suggested fixes by replaying the user's calls in forked children."""
+"""A fix's verdict: what replaying it measured, written on the fix.
+
+``Fix.verified``, ``Fix.effect`` and ``Fix.diff`` come from one place: a plan's trials are
+read once (:func:`verdicts_of`, called by :func:`symdebug.live.fix_plan.fix_plan`), then
+set on every facts that hold the fixes (:func:`apply_verdicts`).  A live session's facts
+are rebuilt as compiles arrive, so it keeps the verdicts (:class:`KeepsVerdicts`) and sets
+them again on each rebuild.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
-from symdebug.live.candidates import plan_candidates
-from symdebug.live.fix_plan import Candidate, FixPlan, NotTried, Trial, search_plan
-from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
+from symdebug.live.plan_types import FixPlan, Trial
+from symdebug.live.replay import Replay
 from symdebug.model.types import Facts, Fix
+
+#: A fix's verdict, by its code: (verified, measured effect or why not tried, diff).
+Verdicts = dict[str, tuple[bool | None, str, str]]
+
+
+@runtime_checkable
+class KeepsVerdicts(Protocol):
+    """A session whose facts are rebuilt (a live one): it sets the verdicts on each rebuild."""
+
+    def keep_verdicts(self, verdicts: Verdicts) -> None:
+        """Keep ``verdicts`` for the facts built from now on."""
 
 
 def effect(before: Replay, trial: Trial) -> str:
@@ -22,10 +40,6 @@ def all_fixes(facts: Facts) -> Iterable[Fix]:
     for items in (*records, facts.graph_breaks):
         for item in items:
             yield from item.fixes
-
-
-#: A fix's verdict, by its code: (verified, measured effect or why not tried, diff).
-Verdicts = dict[str, tuple[bool | None, str, str]]
 
 
 def verdicts_of(plan: FixPlan) -> Verdicts:
@@ -57,47 +71,3 @@ def apply_verdicts(facts: Facts, verdicts: Verdicts) -> int:
             fix.verified, fix.effect, fix.diff = verdict
             marked += 1
     return marked
-
-
-def fix_plan(
-    workload: Workload,
-    *,
-    facts: Facts | None = None,
-    max_replays: int = 12,
-    progress: bool = True,
-    timeout: float = TIMEOUT_S,
-) -> FixPlan:
-    """Replay ``workload`` under each suggested fix; return the verified plan.
-
-    Parameters
-    ----------
-    workload
-        A no-argument callable that makes the calls again (it may build the model and call
-        ``torch.compile`` itself); what it returns is compared between runs.
-    facts
-        A session's facts whose fixes are candidates too (and get ``verified`` set).
-    max_replays
-        At most this many runs of the workload, the unchanged one included.
-    progress
-        Show a progress bar on stderr while replaying.
-    timeout
-        Seconds one replay may take; a replay past it is stopped and said to be.
-    """
-    seen: list[Facts] = [facts] if facts is not None else []
-    skipped: list[NotTried] = []
-
-    def proposals(baseline: Replay) -> list[Candidate]:
-        seen.append(baseline.facts or Facts())
-        planned, not_tried = plan_candidates(seen)
-        skipped.extend(not_tried)
-        return planned
-
-    def runner(changes: Candidate) -> Replay:
-        return isolated_replay(workload, changes, timeout=timeout)
-
-    plan = search_plan(runner, proposals, max_replays=max_replays, progress=progress)
-    plan.not_tried = skipped
-    verdicts = verdicts_of(plan)
-    for one in seen:
-        apply_verdicts(one, verdicts)
-    return plan
