@@ -1,10 +1,13 @@
-"""Fixtures of every tier: strict mode, a clean Dynamo for every test, the real trace logs,
-and one run of ``scenarios.py`` in a process of its own.
+"""Fixtures of every tier: strict mode, the real trace logs, and one run of ``scenarios.py``
+in a process of its own.  This file imports no torch.
 
-Tiers: ``unit/`` never runs torch.compile, ``integration/`` does, ``e2e/`` drives kernels,
-browsers, JupyterLab and the wheel (its own fixtures are in ``e2e/conftest.py``).  Helper
-modules (``scenarios.py``, ``predict_cases.py``) sit here; pyproject puts ``tests/`` on
-``sys.path`` for every tier.
+Tiers: ``unit/`` imports no torch at all, neither at collection nor in a test, so it runs in
+seconds (``unit/test_torch_free.py`` and ``unit/conftest.py`` check it); ``integration/`` runs
+torch.compile, or any symdebug code that imports torch; ``e2e/`` drives kernels, browsers,
+JupyterLab and the wheel.  The tiers that run torch get a clean Dynamo for every test
+(``fresh_dynamo``, in ``torch_fixtures.py``, which their conftests import).  Helper modules
+(``scenarios.py``, ``predict_cases.py``) sit here; pyproject puts ``tests/`` on ``sys.path``
+for every tier.
 """
 
 from __future__ import annotations
@@ -12,13 +15,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-import torch
-import torch._inductor.config  # its settings are restored after every test
 
 if TYPE_CHECKING:
     from scenarios import ScenarioRun
@@ -32,23 +32,6 @@ os.environ["SYMDEBUG_STRICT"] = "1"
 TESTS = Path(__file__).resolve().parent
 # Real TORCH_TRACE logs (a copy of the project's shared trace set, see its README).
 TRACES = TESTS / "data" / "traces"
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo() -> Iterator[None]:
-    """Every test starts and ends with an empty Dynamo cache and the Dynamo and Inductor
-    settings it started with: a workload that sets one (``automatic_dynamic_shapes = False``)
-    must not change how the next test's programs compile."""
-    configs = (torch._dynamo.config, torch._inductor.config)
-    saved = [config.get_config_copy() for config in configs]
-    torch._dynamo.reset()
-    yield
-    for config, settings in zip(configs, saved, strict=True):
-        now = config.get_config_copy()
-        changed = {k: v for k, v in settings.items() if now[k] != v}
-        for key, value in changed.items():  # only those: setting a deprecated one warns
-            setattr(config, key, value)
-    torch._dynamo.reset()
 
 
 @pytest.fixture(scope="session")

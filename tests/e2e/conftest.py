@@ -1,4 +1,5 @@
-"""Fixtures of the end-to-end tier: Debian's Chromium driven by Playwright."""
+"""Fixtures of the end-to-end tier: Debian's Chromium driven by Playwright, and a clean Dynamo
+for every test (``fresh_dynamo``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from torch_fixtures import fresh_dynamo  # noqa: F401  (autouse: every test of the tier)
 
 # Debian's Chromium, started as the probe of this machine kind does: no background
 # networking (the sandbox's closed network refuses it), no GPU, no first-run work.

@@ -1,10 +1,11 @@
-"""Fixtures of the real-torch tier."""
+"""Fixtures of the real-torch tier, and a clean Dynamo for every test (``fresh_dynamo``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from torch_fixtures import fresh_dynamo  # noqa: F401  (autouse: every test of the tier)
 from truth import Tally
 
 

@@ -17,8 +17,8 @@ from programs import PROGRAMS, program
 
 import symdebug
 from symdebug.live.changes import candidate_key, setting_change
-from symdebug.live.fix_plan import FixPlan
-from symdebug.live.verify import all_fixes
+from symdebug.live.plan_types import FixPlan
+from symdebug.live.verdicts import all_fixes
 from symdebug.scripts import run_script
 
 DYNAMIC = "torch.compiler.config.dynamic_sources"

@@ -17,7 +17,7 @@ from programs import PROGRAMS, marked_line, program
 from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
 
 import symdebug
-from symdebug.live.fix_plan import FixPlan
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import STDIN_NOTE
 from symdebug.scripts import run_script
 

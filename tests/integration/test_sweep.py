@@ -60,3 +60,11 @@ def test_sweep_rejects_unequal_lists() -> None:
         compiled(torch.randn(8, 4), 3)
     with pytest.raises(ValueError):
         s.sweep(compiled, x=[(4, 4), (6, 4)], n=[3], progress=False)
+
+
+def test_sweep_lanes_order_ids_of_every_generation() -> None:
+    """A sweep after ``torch._dynamo.reset()`` names entries ``0/1@1``: they sort, not raise."""
+    from symdebug.live.sweep_plot import _lanes
+
+    data = {"predicted": ["0/1@1", None, "0/0"], "actual": ["0/0@1", "0/10", "0/2"]}
+    assert list(_lanes(data)) == ["0/0", "0/2", "0/10", "0/0@1", "0/1@1"]

@@ -4,13 +4,16 @@ file, and a library's model-configuration constants grouped as expected."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
 from programs import captured, traced
 
 import symdebug
+from symdebug._torch.callee import callee_of
 
 
 class MyModule(torch.nn.Module):
@@ -139,3 +142,26 @@ def test_hugging_face_log_names_keywords_as_passed(tmp_path: Path) -> None:
     session = traced("hf_gpt2", tmp_path, sources=True)  # forward's parameters: its source
     assert {c.title for c in session.compiles} == {"GPT2LMHeadModel.forward"}
     assert session.why("input_ids", 1).user_name == "input_ids.shape[1]"
+
+
+class _Model:
+    def forward(self, x: Any, mask: Any = None) -> Any:
+        return x
+
+
+def test_callee_of_a_decorator_wrapper() -> None:
+    def decorate(func: Any) -> Any:
+        @functools.wraps(func)
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return func(self, *args, **kwargs)
+
+        return wrapper
+
+    wrapper = decorate(_Model.forward)
+    model = _Model()
+    found = callee_of(wrapper.__code__, {"self": model, "func": _Model.forward})
+    assert found["qualname"] == "_Model.forward"
+    assert found["names"]["L['args'][0]"] == "x"
+    assert found["names"]["L['kwargs']['mask']"] == "mask"
+    plain = callee_of(_Model.forward.__code__, {})
+    assert plain == {"qualname": "_Model.forward", "names": {}}

@@ -1,15 +1,13 @@
 """What an entry checks of a tensor beyond its sizes, and of torch's global state.
 
-Hand-built facts, as a v9 document holds them: a call's tensor of another dtype, with grad,
-of another type, transposed or marked dynamic misses the entry; a tensor given by its shape
-is like the recorded one (listed as assumed); a ``**kwargs`` key the call does not pass
-fails the checks that read it.
+Hand-built facts, as a v9 document holds them: a tensor given by its shape is like the
+recorded one (listed as assumed); a ``**kwargs`` key the call does not pass fails the checks
+that read it.  The same facts given real tensors: ``integration/test_tensor_checks_torch.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import torch
 
 from symdebug.model.types import Compile, Facts, InputDim, ShapeCheck, Signature, TensorCheck
 from symdebug.predict.predict import Predictor
@@ -34,12 +32,6 @@ def _compile(**fields: object) -> Compile:
     return compile_
 
 
-def _outcome(p: Predictor, *args: object, **extra: object) -> str:
-    prediction = p.predict({**p.values(args, {}), **extra})
-    assert prediction.certain, prediction
-    return prediction.entry or "recompile"
-
-
 def test_the_guard_tree_line_gives_every_property_torch_compares() -> None:
     tree = parse_guard_tree(
         f"| +- TENSOR_MATCH: check_tensor(L['x'], Parameter, {KEYS}, torch.float16, device=0, "
@@ -60,27 +52,6 @@ def test_the_guard_tree_line_gives_every_property_torch_compares() -> None:
     assert tree.absent_marks == {"L['x']": ["_dynamo_dynamic_indices"]}
 
 
-def test_a_tensor_unlike_the_compiled_one_misses() -> None:
-    p = Predictor(Facts(compiles=[_compile()]), "f")
-    same = {"dispatch:L['x']": KEYS, **{f"global:{k}": v for k, v in STATE.items()}}
-    assert _outcome(p, torch.zeros(5, 8), **same) == "0/0"
-    assert _outcome(p, torch.zeros(5, 8, dtype=torch.float64), **same) == "recompile"
-    assert _outcome(p, torch.zeros(5, 8, requires_grad=True), **same) == "recompile"
-    assert _outcome(p, torch.nn.Parameter(torch.zeros(5, 8)), **same) == "recompile"
-    assert _outcome(p, torch.zeros(8, 5).t(), **same) == "recompile"  # stride()[1] is 5
-    marked = torch.zeros(5, 8)
-    torch._dynamo.mark_dynamic(marked, 0)
-    compile_ = _compile()
-    compile_.tensor_checks[0].absent_marks = ["_dynamo_dynamic_indices"]
-    p_marked = Predictor(Facts(compiles=[compile_]), "f")
-    assert _outcome(p_marked, torch.zeros(5, 8), **same) == "0/0"
-    assert _outcome(p_marked, marked, **same) == "recompile"
-    assert _outcome(p, torch.zeros(5, 8), **{**same, "dispatch:L['x']": "DispatchKeySet(CPU)"}) == (
-        "recompile"
-    )
-    assert _outcome(p, torch.zeros(5, 8), **{**same, "global:grad_mode": False}) == "recompile"
-
-
 def test_what_the_call_does_not_tell_is_like_the_recorded_and_listed() -> None:
     p = Predictor(Facts(compiles=[_compile()]), "f")
     prediction = p.predict(p.values([(5, 8)], {}))
@@ -93,19 +64,6 @@ def test_what_the_call_does_not_tell_is_like_the_recorded_and_listed() -> None:
     assert ranged.counts() == {"0/0": 99} and ranged.certain.all()
     ranged = predict_range(p, [(np.arange(1, 100), 4)], {})
     assert ranged.counts() == {"recompile": 99}  # a contiguous (n, 4) has stride()[0] == 4
-
-
-def test_a_document_without_tensor_checks_is_unsure_of_a_tensor_it_is_given() -> None:
-    p = Predictor(Facts(compiles=[_compile(tensor_checks=[], global_state={})]), "f")
-    given = p.predict(p.values([torch.zeros(5, 8)], {}))
-    assert given.entry == "0/0" and not given.certain
-    assert given.unchecked == [
-        "L['x']'s type, dtype, device and grad (not recorded) (cannot be evaluated)"
-    ]
-    by_shape = p.predict(p.values([(5, 8)], {}))
-    assert by_shape.certain and by_shape.assumed == [
-        "L['x']'s type, dtype, device and grad (not recorded)"
-    ]
 
 
 def test_a_keyword_the_call_does_not_pass_fails_the_checks_that_read_it() -> None:
@@ -164,17 +122,3 @@ def test_star_args_and_kwargs_are_a_tuple_and_a_dict_and_a_global_is_named_as_to
     assert prediction.notes[-1].endswith("""predict(..., **{"G['SCALE']": value})""")
     given = p.predict(p.values([(4,)], {"G['SCALE']": 2}))
     assert given.certain and given.entry == "0/0"
-
-
-def test_entries_of_different_global_states_leave_a_log_prediction_unsure() -> None:
-    trained = _compile()
-    frozen = _compile(global_state={**STATE, "grad_mode": False})
-    frozen.compile_id = frozen.compile_id.__class__("0/1")
-    frozen.frame_compile_id = 1
-    p = Predictor(Facts(compiles=[trained, frozen]), "f")
-    from_log = p.predict(p.values([(5, 8)], {}))  # which grad mode the call runs in: unknown
-    assert not from_log.certain and from_log.entry == "0/1"
-    assert from_log.unchecked[0].startswith("the call runs with grad mode off")
-    assert "different global states" in from_log.notes[-1]
-    now = {"dispatch:L['x']": KEYS, **{f"global:{k}": v for k, v in STATE.items()}}
-    assert _outcome(p, torch.zeros(5, 8), **now) == "0/0"  # read live: grad mode on

@@ -3,11 +3,8 @@ user's own code against libraries, a library's configuration constants grouped."
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
-from typing import Any
 
-from symdebug._torch.callee import callee_of
 from symdebug.model.names import frame_title, sources_named, user_name
 from symdebug.model.types import Callee, Compile, Frame, Symbol
 from symdebug.torchtext.constants import constant_name, grouped_line, library_constant
@@ -83,29 +80,6 @@ def test_constant_name() -> None:
     assert constant_name("L['func'].__closure__[0].cell_contents.__defaults__[7]") == (
         "a default argument"
     )
-
-
-class _Model:
-    def forward(self, x: Any, mask: Any = None) -> Any:
-        return x
-
-
-def test_callee_of_a_decorator_wrapper() -> None:
-    def decorate(func: Any) -> Any:
-        @functools.wraps(func)
-        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-            return func(self, *args, **kwargs)
-
-        return wrapper
-
-    wrapper = decorate(_Model.forward)
-    model = _Model()
-    found = callee_of(wrapper.__code__, {"self": model, "func": _Model.forward})
-    assert found["qualname"] == "_Model.forward"
-    assert found["names"]["L['args'][0]"] == "x"
-    assert found["names"]["L['kwargs']['mask']"] == "mask"
-    plain = callee_of(_Model.forward.__code__, {})
-    assert plain == {"qualname": "_Model.forward", "names": {}}
 
 
 def test_guard_line_is_the_users_own_with_the_library_line_as_context() -> None:

@@ -44,11 +44,3 @@ def test_values_serialise_as_plain_strings() -> None:
     document = {"source": Source("L['x'].size()[0]"), "id": CompileId("0/0")}
     assert orjson.loads(orjson.dumps(document)) == {"source": "L['x'].size()[0]", "id": "0/0"}
     assert {Source("L['x']"): 1}["L['x']"] == 1  # hashes like the string it is
-
-
-def test_sweep_lanes_order_ids_of_every_generation() -> None:
-    """A sweep after ``torch._dynamo.reset()`` names entries ``0/1@1``: they sort, not raise."""
-    from symdebug.live.sweep_plot import _lanes
-
-    data = {"predicted": ["0/1@1", None, "0/0"], "actual": ["0/0@1", "0/10", "0/2"]}
-    assert list(_lanes(data)) == ["0/0", "0/2", "0/10", "0/0@1", "0/1@1"]
