@@ -30,15 +30,17 @@ $(DEMO_STAMP): pyproject.toml
 demo: $(DEMO_STAMP)
 	$(PY) -m symdebug demo --report out/symdebug-demo.html
 
-# Every tier: tests/unit (no torch.compile), tests/integration, tests/e2e (browsers, JupyterLab,
-# notebooks, the wheel).  `make test-fast` runs the unit tier alone, in seconds.  Two
+# Every tier: tests/unit (imports no torch), tests/integration (torch.compile), tests/e2e
+# (browsers, JupyterLab, notebooks, the wheel).  `make test-fast` runs the unit tier alone, in
+# seconds: it never pays torch's import, and leaves out the few unit tests marked slow (timeouts
+# by design, subprocesses, the import and torch-free checks; `make test` runs them).  Two
 # processes (pytest-xdist), a test file each: the tests share no state across files.
 test: setup browser viewer-check
 	$(PY) -m pytest -q -n 2 --dist loadfile tests/unit tests/integration tests/e2e
 	$(MAKE) lint
 
 test-fast: setup
-	$(PY) -m pytest -q tests/unit
+	$(PY) -m pytest -q -n 2 -m "not slow" tests/unit
 
 # Browser tests drive Debian's Chromium (a downloaded browser cannot be installed here).
 browser:
@@ -77,6 +79,7 @@ lint: setup
 	$(VENV)/bin/ruff check symdebug tests benchmarks scripts
 	$(VENV)/bin/mypy --strict symdebug
 	$(VENV)/bin/lint-imports
+	$(PY) scripts/check_imports.py  # no import cycle, few imports hidden in functions
 	cd extension && npx biome check src test
 
 bench: setup

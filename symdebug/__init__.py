@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import importlib
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -18,17 +19,37 @@ from symdebug.queries.why import Explanation
 
 if TYPE_CHECKING:
     from symdebug.live import LiveCapture, LiveSession
+    from symdebug.live.fix_plan import fix_plan
 
-#: Live capture needs torch, reading logs and saved sessions does not: :mod:`symdebug.live`
-#: is imported on first use, never by ``import symdebug``.
-_LIVE_CLASSES = ("LiveCapture", "LiveSession")
+#: What ``import symdebug`` does not load, each name by its module, imported on first use:
+#: live capture needs torch, the explorer and the magics IPython, a diff of runs its pages'
+#: renderers.  Reading logs and saved sessions needs none of them.
+_ELSEWHERE = {
+    "LiveCapture": "symdebug.live",
+    "LiveSession": "symdebug.live",
+    "fix_plan": "symdebug.live.fix_plan",  # the one fix_plan: LiveSession.fix_plan calls it
+    "capture": "symdebug.live",
+    "start": "symdebug.live",
+    "stop": "symdebug.live",
+    "diff": "symdebug.runs.diff",
+    "Explorer": "symdebug.notebook.widget",
+    "load_extension": "symdebug.notebook",
+    "unload_extension": "symdebug.notebook",
+}
+#: The names of :data:`_ELSEWHERE` that are this package's attributes as they are; the
+#: others are called by a function of this module (its signature and docstring are here).
+_ATTRIBUTES = ("LiveCapture", "LiveSession", "fix_plan")
+
+
+def _elsewhere(name: str) -> Any:
+    """``name`` from its module in :data:`_ELSEWHERE`, which is imported now if not yet."""
+    # lazy: torch, IPython and the pages' renderers load when first asked for (_ELSEWHERE)
+    return getattr(importlib.import_module(_ELSEWHERE[name]), name)
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LIVE_CLASSES:
-        from symdebug import live
-
-        return getattr(live, name)
+    if name in _ATTRIBUTES:
+        return _elsewhere(name)
     raise AttributeError(f"module 'symdebug' has no attribute {name!r}")
 
 
@@ -45,33 +66,30 @@ def capture(
     ``kernel_provenance=False`` skips Inductor's kernel -> FX node records.  See
     :func:`symdebug.live.capture`.
     """
-    from symdebug import live
-
-    return live.capture(
+    capturing: AbstractContextManager[LiveSession] = _elsewhere("capture")(
         disable_caches=disable_caches,
         max_compiles=max_compiles,
         kernel_provenance=kernel_provenance,
     )
+    return capturing
 
 
 def start(
     *, disable_caches: bool = True, max_compiles: int = 5000, kernel_provenance: bool = True
 ) -> LiveSession:
     """Start capturing until :func:`stop`; return the session being filled."""
-    from symdebug import live
-
-    return live.start(
+    session: LiveSession = _elsewhere("start")(
         disable_caches=disable_caches,
         max_compiles=max_compiles,
         kernel_provenance=kernel_provenance,
     )
+    return session
 
 
 def stop() -> LiveSession:
     """Stop the most recent :func:`start` and return its session."""
-    from symdebug import live
-
-    return live.stop()
+    session: LiveSession = _elsewhere("stop")()
+    return session
 
 
 __all__ = [
@@ -100,9 +118,7 @@ def diff(before: Any, after: Any) -> Any:
     :class:`~symdebug.runs.diff.SessionDiff` (``regressed``, frames matched by qualified
     name and file); see :func:`symdebug.runs.diff.diff`.
     """
-    from symdebug.runs.diff import diff as diff_runs
-
-    return diff_runs(before, after)
+    return _elsewhere("diff")(before, after)
 
 
 def explorer(session: Session, compiled: Any = None, workload: Any = None) -> Any:
@@ -111,37 +127,17 @@ def explorer(session: Session, compiled: Any = None, workload: Any = None) -> An
     ``compiled`` (the compiled function) enables Run; ``workload`` (a no-argument callable
     that makes the calls again) enables Verify fixes.
     """
-    from symdebug.notebook.widget import Explorer
-
-    return Explorer(session, compiled, workload)
-
-
-def fix_plan(workload: Any, session: Session | None = None, **options: Any) -> Any:
-    """Replay ``workload`` under candidate settings; return the verified :class:`FixPlan`.
-
-    Any session (a live one or one loaded from a log) lends its suggested fixes as
-    candidates and gets their ``verified`` set.  See :meth:`LiveSession.fix_plan`.
-    """
-    from symdebug.live import LiveSession
-    from symdebug.live.verify import fix_plan as plan_fixes
-
-    if isinstance(session, LiveSession):
-        return session.fix_plan(workload, **options)
-    return plan_fixes(workload, facts=session.facts if session is not None else None, **options)
+    return _elsewhere("Explorer")(session, compiled, workload)
 
 
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext symdebug``: register the magics and capture the following cells."""
-    from symdebug.notebook import load_extension
-
-    load_extension(ipython)
+    _elsewhere("load_extension")(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """``%unload_ext symdebug``: stop capturing."""
-    from symdebug.notebook import unload_extension
-
-    unload_extension(ipython)
+    _elsewhere("unload_extension")(ipython)
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

@@ -1,17 +1,22 @@
 """The Session users hold: facts and questions (:mod:`symdebug.facts_session`) plus its views.
 
 The views are renderers' work: ``str(session)`` is the text summary, :meth:`Session.to_html`
-the self-contained report, and the notebook display one MIME bundle with fallbacks.  Each
-view imports its renderer when asked: a command that writes a report loads no text summary.
+the self-contained report, and the notebook display one MIME bundle with fallbacks.  The
+report's renderers (HTML, the redacted document, the notebook bundle) are imported when a
+view asks for them: ``import symdebug`` and a question answered in text load none of them.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from symdebug.facts_session import FactsSession
+from symdebug.facts_session import NOT_LIVE, FactsSession
+from symdebug.renderers.console import render_summary
+
+#: What only a session captured in this process can do (:class:`symdebug.live.LiveSession`).
+LIVE_ONLY = frozenset({"rerun", "sweep", "lookup_order"})
 
 
 class Session(FactsSession):
@@ -32,7 +37,8 @@ class Session(FactsSession):
         redact
             Leave out source lines and directory names, for reports shared outside a team.
         """
-        from symdebug.renderers.html import write_html
+        # lazy: the report's renderers load when a report is written (see the module's text)
+        from symdebug.renderers.html import write_html  # noqa: PLC0415
 
         return write_html(self.facts, path, redact=redact)
 
@@ -50,7 +56,8 @@ class Session(FactsSession):
         if not redact:
             super().save(path)
             return
-        from symdebug.renderers.wire_stream import redacted_json_pieces
+        # lazy: the report's renderers load when a report is written (see the module's text)
+        from symdebug.renderers.wire_stream import redacted_json_pieces  # noqa: PLC0415
 
         with Path(path).open("wb") as out:  # a guard at a time: a million fit
             out.writelines(redacted_json_pieces(self.facts))
@@ -61,11 +68,20 @@ class Session(FactsSession):
         exclude: Any = None,  # noqa: ARG002
     ) -> dict[str, Any]:
         """Rich display: session JSON, the report in an iframe, and the text summary."""
-        from symdebug.renderers.notebook import mime_bundle
+        # lazy: the report's renderers load when a report is shown (see the module's text)
+        from symdebug.renderers.notebook import mime_bundle  # noqa: PLC0415
 
         return mime_bundle(self.facts)
 
     def __str__(self) -> str:
-        from symdebug.renderers.console import render_summary
-
         return render_summary(self.facts)
+
+    if not TYPE_CHECKING:  # at run time only: to mypy a Session has no such attribute
+
+        def __getattr__(self, name: str) -> NoReturn:
+            """Say why a session read from a file cannot re-run (not a bare AttributeError)."""
+            if name in LIVE_ONLY:
+                raise AttributeError(f"Session.{name}: {NOT_LIVE}", name=name, obj=self)
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+            )

@@ -2,32 +2,46 @@
 
 Summary, why and report of ``TORCH_TRACE`` logs; a script run under capture; a verified
 fix plan for a script (each candidate replayed in a fresh process); the demo.
+
+This module parses every command and answers those that read one log.  The others are
+answered by a module of their own, imported when the command runs
+(:data:`COMMAND_MODULES`): the commands that run code under capture import torch, and a
+log's summary should not wait for it.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from symdebug.api import Session
+from symdebug.cli_options import add_report_options
 from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.loading import MultiRankSession, load_trace
-from symdebug.model.words import counted
+from symdebug.queries.why import NotAnInputError, WhichDimError
 from symdebug.renderers.console import not_a_log
 
-if TYPE_CHECKING:
-    from symdebug.live.as_python import ScriptRun
-    from symdebug.live.script_process import SameInput
-
-#: Where ``symdebug report`` writes, and ``symdebug run``: a run never overwrites a log's report.
-REPORT_FILE = "symdebug-report.html"
+#: Where ``symdebug run`` writes: a run never overwrites a log's report (``symdebug report``'s).
 RUN_FILE = "symdebug-run.html"
+#: The module that answers each command not answered here, imported when the command runs:
+#: :mod:`symdebug.cli_live` runs code under capture (torch), :mod:`symdebug.cli_runs`
+#: writes the pages of a diff and a suite.
+COMMAND_MODULES = {
+    "run": "symdebug.cli_live",
+    "fix": "symdebug.cli_live",
+    "hunt": "symdebug.cli_live",
+    "demo": "symdebug.cli_live",
+    "diff": "symdebug.cli_runs",
+    "suite": "symdebug.cli_runs",
+}
+Command = Callable[[argparse.Namespace], int]
 
 
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
@@ -94,8 +108,6 @@ def _why(args: argparse.Namespace) -> int:
 
 def _cli_hint(error: KeyError, trace: str) -> str:
     """The error of ``why``, any question it suggests asked the command line's way."""
-    from symdebug.queries.why import NotAnInputError, WhichDimError
-
     log = shlex.quote(trace)
     if isinstance(error, WhichDimError):
         name = shlex.quote(error.name)
@@ -130,94 +142,6 @@ def _file_label(label: str) -> str:
     return re.sub(r"^rank-", "rank", re.sub(r"\W+", "-", label).strip("-"))
 
 
-def _run(args: argparse.Namespace) -> int:
-    """Run a script under capture, as ``python script.py ARGS`` would, then report."""
-    from symdebug.live import capture
-    from symdebug.live.as_python import run_as_python
-    from symdebug.live.script_process import SameInput
-
-    _check_script(args.script)  # before the capture: an error here writes no report
-    _check_output(args.output)
-    written_to = Path.cwd() / args.output  # the script may change folder
-    same_input = SameInput()  # before the script reads stdin: each replay reads it again
-    active = capture()
-    session = active.__enter__()
-
-    def report(_status: int = 0) -> None:  # also when the script calls os._exit
-        active.__exit__(None, None, None)
-        print(session)
-        session.to_html(written_to, redact=args.redact)
-        print(f"wrote {args.output}", flush=True)
-
-    ran = run_as_python(args.script, args.args, before_hard_exit=report)
-    if ran.forked:  # a child the script forked came back here: the parent reports
-        return ran.status
-    _said_at_the_end(ran)
-    report()
-    if args.fix:
-        _fix(args, same_input)
-    return ran.status
-
-
-def _said_at_the_end(ran: ScriptRun) -> None:
-    """What python would print as the script ends (its error), and what a report may miss."""
-    if ran.said:
-        print(ran.said.rstrip("\n"), file=sys.stderr)
-    for missing in ran.missing:
-        print(f"symdebug: the report may miss compiles: {missing}", file=sys.stderr)
-
-
-def _check_script(script: str) -> None:
-    """Raise where ``python script`` could not start: no such file, a folder without main."""
-    path = Path(script)
-    if path.is_dir() and not (path / "__main__.py").is_file():
-        raise ValueError(f"no script {script!r}: a folder without __main__.py")
-    if not path.exists():
-        raise ValueError(f"no script {script!r} (no such file)")
-
-
-def _check_output(output: str) -> None:
-    """Raise where a report could not be written to ``output`` (a folder)."""
-    if Path(output).is_dir():
-        raise ValueError(f"cannot write the report to {output!r}: it is a folder")
-
-
-def _fix(args: argparse.Namespace, same_input: SameInput | None = None) -> int:
-    """Replay a script in fresh processes under each candidate fix; print the plan."""
-    from symdebug.live.script_process import SameInput
-    from symdebug.scripts import script_plan
-
-    _check_script(args.script)
-    plan = script_plan(
-        [args.script, *args.args],
-        max_replays=args.max_replays,
-        timeout=args.timeout,
-        same_input=same_input or SameInput(),
-    )
-    print(plan)
-    if plan.verified:
-        print("\nto apply it (settings before the first compile, marks before each call):")
-        print(plan.code())
-    return 0
-
-
-def _hunt(args: argparse.Namespace) -> int:
-    """Replay a script once per constant kept symbolic; print the hunt; write its report."""
-    from symdebug.api import Session
-    from symdebug.scripts import script_hunt
-
-    if not Path(args.script).is_file():
-        print(f"symdebug hunt: no script {args.script!r}", file=sys.stderr)
-        return 2
-    found, facts = script_hunt(
-        [args.script, *args.args], max_replays=args.max_replays, timeout=args.timeout
-    )
-    print(found)
-    if args.output:
-        print(f"wrote {Session(facts).to_html(args.output, redact=args.redact)}")
-    return 0
-
-
 def add_hunt_command(commands: Any) -> None:
     """``symdebug hunt script.py [ARGS] [-o hunt.html] [--max-replays N] [--timeout S]``."""
     hunt = commands.add_parser(
@@ -234,51 +158,6 @@ def add_hunt_command(commands: Any) -> None:
     hunt.add_argument("--redact", action="store_true", help="leave out source lines and paths")
     hunt.add_argument("--max-replays", type=int, default=25, help="at most this many runs")
     hunt.add_argument("--timeout", type=float, default=600.0, help="seconds per run (600)")
-    hunt.set_defaults(run=_hunt)
-
-
-def _diff(args: argparse.Namespace) -> int:
-    """Compare two runs; status 1 when the second regressed (more compiles, new breaks)."""
-    from symdebug.runs.diff import diff
-
-    result = diff(args.before, args.after)
-    print(result.to_json() if args.json else result)
-    if args.output:
-        print(f"wrote {result.to_html(args.output)}", file=sys.stderr if args.json else sys.stdout)
-    return 1 if result.regressed else 0
-
-
-def _suite(args: argparse.Namespace) -> int:
-    """Run a suite of workloads; status 1 when a workload failed (its row says why)."""
-    from symdebug.runs.suite import SuiteError, run_suite
-
-    file, env = _suite_file(args)
-    try:
-        facts = run_suite(
-            file, args.output, jobs=args.jobs, dask=args.dask, dask_timeout=args.dask_timeout,
-            resume=args.resume, timeout=args.timeout, env=env,
-        )  # fmt: skip
-    except SuiteError as error:
-        print(f"symdebug: {error}", file=sys.stderr)
-        return 2
-    failed = [row for row in facts.workloads if row.error]
-    for row in failed:
-        print(f"{row.name}: {row.error}", file=sys.stderr)
-    workloads = counted(len(facts.workloads), "workload")
-    print(f"wrote {Path(args.output) / 'index.html'} ({workloads}, {len(failed)} failed)")
-    return 1 if failed else 0
-
-
-def _suite_file(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
-    """The workload file (``--hf``: the built-in one) and the workloads' environment."""
-    if args.hf == (args.file is not None):
-        raise ValueError("give a workload FILE or --hf (the built-in Hugging Face suite)")
-    if not args.hf:
-        return args.file, {}
-    from symdebug.runs import hf_suite
-
-    env = {"SYMDEBUG_SUITE_BACKEND": args.backend, "SYMDEBUG_SUITE_GRID": args.grid}
-    return hf_suite.__file__, env
 
 
 def _ranked(path: str, label: str) -> str:
@@ -286,26 +165,6 @@ def _ranked(path: str, label: str) -> str:
     given = Path(path)
     suffix = given.suffix or ".html"
     return str(given.with_name(f"{given.name.removesuffix(given.suffix)}.{label}{suffix}"))
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from symdebug.examples.demo import run_demo
-
-    run_demo(save=args.save, report=args.report)
-    return 0
-
-
-def add_report_options(
-    parser: argparse.ArgumentParser, *, positional: bool = False, default: str = REPORT_FILE
-) -> None:
-    """Where to write a report and whether to redact it (shared with ``%symdebug report``)."""
-    if positional:
-        parser.add_argument("output", help="the HTML file")
-    else:
-        parser.add_argument(
-            "-o", "--output", default=default, help=f"the HTML file (default: {default})"
-        )
-    parser.add_argument("--redact", action="store_true", help="leave out source lines and paths")
 
 
 def add_fix_options(parser: argparse.ArgumentParser) -> None:
@@ -358,7 +217,6 @@ def add_diff_command(commands: Any) -> None:
         diff.add_argument(side, help="a TORCH_TRACE log or folder, a saved .symdebug.json")
     diff.add_argument("--json", action="store_true", help="print the diff document as JSON")
     diff.add_argument("-o", "--output", default=None, help="also write the diff as HTML here")
-    diff.set_defaults(run=_diff)
 
 
 def add_suite_command(commands: Any) -> None:
@@ -388,7 +246,6 @@ def add_suite_command(commands: Any) -> None:
     suite.add_argument(
         "--grid", choices=("full", "small"), default="full", help="--hf: the sizes swept"
     )
-    suite.set_defaults(run=_suite)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -416,29 +273,37 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_options(run, default=RUN_FILE)
     run.add_argument("--fix", action="store_true", help="then find and verify a fix plan")
     add_fix_options(run)
-    run.set_defaults(run=_run)
     fix = commands.add_parser(
         "fix", help="replay a script under each suggested fix, print the verified plan"
     )
     fix.add_argument("script", help="the script to run (each replay in a fresh process)")
     fix.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     add_fix_options(fix)
-    fix.set_defaults(run=_fix)
     add_hunt_command(commands)
     add_diff_command(commands)
     add_suite_command(commands)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
     demo.add_argument("--save", default=None, help="also save the session JSON here")
     demo.add_argument("--report", default=None, help="also write the HTML report here")
-    demo.set_defaults(run=_demo)
     return parser
+
+
+def _command(args: argparse.Namespace) -> Command:
+    """The handler of the command asked: this module's, or its module's (imported now)."""
+    if args.command not in COMMAND_MODULES:
+        answer: Command = args.run
+        return answer
+    # lazy: torch, or the pages' renderers, only for the commands that need them
+    module = importlib.import_module(COMMAND_MODULES[args.command])
+    handler: Command = module.COMMANDS[args.command]
+    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        return int(_command(args)(args))
     except BrokenPipeError:  # `symdebug summary log | head`: the reader left, not an error
         _quiet_stdout()
         return 0

@@ -5,13 +5,15 @@ accepts and never answers hangs ``Client(address)`` for good, and one that sends
 raises whatever its bytes decode to (a MemoryError for a frame length of exabytes).  So the
 handshake is tried here first, in a thread of its own (a notebook's thread already runs an
 event loop), under the deadline; only then does the client connect.
+
+Every command line and ``import symdebug`` import this module for its constants, and only
+``--dask`` connects: asyncio, the thread pool and distributed are imported when it does
+(asyncio alone costs a tenth of ``import symdebug``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 __all__ = ["DASK_CONNECT_SECONDS", "DaskConnectError", "connect_dask"]
@@ -42,12 +44,16 @@ def connect_dask(address: str, timeout: float = DASK_CONNECT_SECONDS) -> Any:
     """
     if not timeout > 0:  # NaN too
         raise DaskConnectError(f"the Dask connect timeout must be positive, not {timeout:g}")
+    # lazy: only --dask connects (see the module's docstring)
+    import asyncio  # noqa: PLC0415
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
     deadline = time.monotonic() + timeout
     with ThreadPoolExecutor(1, thread_name_prefix="symdebug-dask-probe") as probe:
         failure = probe.submit(asyncio.run, _handshake(address, timeout)).result()
     if failure is not None:
         raise _error(address, timeout, failure)
-    from distributed import Client
+    from distributed import Client  # noqa: PLC0415 - after the handshake said why it cannot
 
     connect: Any = Client  # distributed ships no type hints
     try:
@@ -58,8 +64,11 @@ def connect_dask(address: str, timeout: float = DASK_CONNECT_SECONDS) -> Any:
 
 async def _handshake(address: str, timeout: float) -> BaseException | None:
     """Connect and shake hands as a client would; the error instead of raising it."""
-    from distributed.comm.core import connect as untyped_connect
-    from distributed.security import Security as UntypedSecurity
+    # lazy: only --dask connects (see the module's docstring)
+    import asyncio  # noqa: PLC0415
+
+    from distributed.comm.core import connect as untyped_connect  # noqa: PLC0415
+    from distributed.security import Security as UntypedSecurity  # noqa: PLC0415
 
     connect: Any = untyped_connect  # distributed ships no type hints
     settings: Any = UntypedSecurity

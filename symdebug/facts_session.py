@@ -4,19 +4,23 @@ A FactsSession is data plus questions (``why``, ``predict``, the provenance grap
 load).  Its views (text, HTML, notebook display) are added by :class:`symdebug.api.Session`,
 and a capture running in this process (re-running, torch's lookup order) by
 :class:`symdebug.live.LiveSession`: this module knows neither, so the model of a run never
-depends on how it is shown or how it was captured.
+depends on how it is shown or how it was captured.  What a live session adds to a
+prediction comes through one hook, :meth:`FactsSession._running`.
+
+The provenance graph (networkx) and the predict engine (numpy) are imported on their first
+question, each in one place (:meth:`FactsSession._provenance`,
+:meth:`FactsSession._predictions`): reading a log and showing it need neither.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from symdebug.file_kinds import check_regular
 from symdebug.model.code_types import GraphCode, Kernel
 from symdebug.model.index import FactIndex
-from symdebug.model.serialize import facts_from_json, facts_to_json, stale_fixes, stale_names
+from symdebug.model.serialize import facts_from_json, facts_to_json
 from symdebug.model.types import (
     Compile,
     Facts,
@@ -28,16 +32,21 @@ from symdebug.model.types import (
     Symbol,
 )
 from symdebug.model.words import counted
+from symdebug.pipeline import upgrade
+from symdebug.queries.constants import constants
+from symdebug.queries.hunt import Hunt, ordered, unreplayed
+from symdebug.queries.why import Explanation, why
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from symdebug.predict.predict import Prediction, Predictor, ProgramReader
+    from symdebug.graph import Provenance
+    from symdebug.predict.predict import Prediction, Predictor
     from symdebug.predict.predict_range import RangePrediction
-    from symdebug.queries.hunt import Hunt
-    from symdebug.queries.why import Explanation
+    from symdebug.predict.predictors import Predictors, RunningFrame
 
 _Session = TypeVar("_Session", bound="FactsSession")
+#: Why a session read from a file cannot re-run or sweep (said by :class:`symdebug.api.Session`).
 NOT_LIVE = (
     "this session was loaded from a file: it can predict, but re-running needs a session "
     "captured in this process (symdebug.capture())"
@@ -50,8 +59,8 @@ class FactsSession:
     def __init__(self, facts: Facts | None = None) -> None:
         self._facts = facts if facts is not None else Facts()
         self._index: tuple[Facts, FactIndex] | None = None
-        self._graph: tuple[Facts, nx.MultiDiGraph] | None = None
-        self._predictors: tuple[Facts, dict[Hashable, Predictor]] | None = None
+        self._graph: Provenance | None = None
+        self._predictors: Predictors | None = None
 
     @property
     def facts(self) -> Facts:
@@ -135,22 +144,21 @@ class FactsSession:
         Nodes: compiles, guards, symbols, sources, FX nodes, kernels, user frames and
         recompiles (see :mod:`symdebug.graph`).
         """
-        from symdebug.graph import build_graph
-
-        facts = self.facts
-        if self._graph is None or self._graph[0] is not facts:
-            self._graph = (facts, build_graph(facts))
-        return self._graph[1]
+        return self._provenance().graph
 
     def export_graph(self, path: str | os.PathLike[str]) -> None:
         """Write the provenance graph as GraphML (``.graphml``) or node-link JSON (``.json``)."""
-        from symdebug.graph import write_graph
+        self._provenance().write(path)
 
-        write_graph(self.graph, path)
+    def _provenance(self) -> Provenance:
+        """The graph of the facts as they are now, built once per state of the facts."""
+        # lazy: symdebug.graph imports networkx, which reading and showing a log never need
+        from symdebug.graph import Provenance  # noqa: PLC0415
 
-    def lookup_order(self, frame: str | int | None = None) -> list[str] | None:  # noqa: ARG002
-        """Entries of a frame in torch's lookup order: known only to a live session."""
-        return None
+        facts = self.facts
+        if self._graph is None or self._graph.facts is not facts:
+            self._graph = Provenance(facts)
+        return self._graph
 
     def hunt(self) -> Hunt:
         """Each input a compile held constant: ``needed`` where torch's guards name the code.
@@ -158,9 +166,6 @@ class FactsSession:
         A session read from a log has no workload to replay, so the other constants are
         ``untested``; a live session's :meth:`LiveSession.hunt` replays them.
         """
-        from symdebug.queries.constants import constants
-        from symdebug.queries.hunt import Hunt, ordered, unreplayed
-
         return Hunt(ordered([unreplayed(c) for c in constants(self.facts)]))
 
     def predict(
@@ -203,11 +208,8 @@ class FactsSession:
         --------
         >>> s.predict(x=(4, 16), **{"self.chunk": 1})  # doctest: +SKIP
         """
-        from symdebug.predict.predict import collection_paused
-
-        with collection_paused():  # the first call builds a model of every entry
-            predictor = self._predictor(frame, dynamo_config)
-            return predictor.predict(predictor.values(args, kwargs))
+        running = self._running(frame)
+        return self._predictions().predict(frame, dynamo_config, running, args, kwargs)
 
     def predict_range(
         self,
@@ -238,38 +240,32 @@ class FactsSession:
         >>> s.predict_range(x=(np.arange(1, 1_000_001), 16)).counts()  # doctest: +SKIP
         {'0/1': 999996, 'recompile': 4}
         """
-        from symdebug.predict.predict_range import predict_range
-
-        return predict_range(self._predictor(frame, dynamo_config), args, kwargs)
+        running = self._running(frame)
+        return self._predictions().predict_range(frame, dynamo_config, running, args, kwargs)
 
     def _predictor(self, frame: str | int | None, settings: dict[str, Any] | None) -> Predictor:
-        """The frame's predictor, built once per state of the facts and reused."""
-        from symdebug.predict.predict import Predictor
+        """The frame's predictor for these settings, built once per state of the facts."""
+        return self._predictions().predictor(frame, settings, self._running(frame))
 
-        facts, order = self.facts, self.lookup_order(frame)
-        if self._predictors is None or self._predictors[0] is not facts:
-            self._predictors = (facts, {})
-        key = (frame, tuple(order or ()), tuple(sorted((settings or {}).items(), key=str)))
-        program = self._program_reader(frame)
-        try:
-            found = self._predictors[1].get(key)
-        except TypeError:  # a setting that is no hashable value: build, do not keep
-            return Predictor(facts, frame, order, settings, program)
-        if found is None:
-            found = self._predictors[1][key] = Predictor(facts, frame, order, settings, program)
-        return found
+    def _predictions(self) -> Predictors:
+        """The predictors of the facts as they are now (each built on its first question)."""
+        # lazy: symdebug.predict imports numpy, which reading and showing a log never need
+        from symdebug.predict.predictors import Predictors  # noqa: PLC0415
 
-    def _program_reader(self, frame: str | int | None) -> ProgramReader | None:  # noqa: ARG002
-        """Reads the compiled module's state now: only a live session holds the module."""
+        facts = self.facts
+        if self._predictors is None or self._predictors.facts is not facts:
+            self._predictors = Predictors(facts)
+        return self._predictors
+
+    def _running(self, frame: str | int | None) -> RunningFrame | None:  # noqa: ARG002
+        """What the program running in this process says of ``frame``, for a prediction.
+
+        The hook of a session captured here (:class:`symdebug.live.LiveSession`): torch's
+        lookup order now and a reader of the module's state.  A session of facts alone
+        (read from a file) has no running program: None, and a prediction assumes Dynamo's
+        order and reads no module.
+        """
         return None
-
-    def rerun(self, compiled: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ARG002
-        """Re-running needs the live capture (see :class:`symdebug.live.LiveSession`)."""
-        raise ValueError(NOT_LIVE)
-
-    def sweep(self, compiled: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ARG002
-        """Sweeping needs the live capture (see :class:`symdebug.live.LiveSession`)."""
-        raise ValueError(NOT_LIVE)
 
     def why(self, source: str, dim: int | None = None) -> Explanation:
         """Explain the state of one input dimension or int.
@@ -291,8 +287,6 @@ class FactsSession:
                 f"why() takes a source or an argument name, not {type(source).__name__}: "
                 "why('x', 0) for dimension 0 of x, why(\"L['x'].size()[0]\")"
             )
-        from symdebug.queries.why import why
-
         return why(self.index, source, dim, self.graph)
 
     def to_json(self) -> str:
@@ -307,24 +301,7 @@ class FactsSession:
     @classmethod
     def _read(cls: type[_Session], facts: Facts) -> _Session:
         """A session of facts read from a document, completed as today's are."""
-        from symdebug.processors.explanations import explain_sources
-
-        renamed = stale_names(facts)
-        if renamed:  # written before symbols carried the user's names (v6 and older)
-            from symdebug.processors.user_names import name_symbols
-
-            name_symbols(facts)
-        from symdebug.processors.guard_names import name_read_facts
-
-        name_read_facts(facts)  # written before guards and recompiles had the user's names
-        if stale_fixes(facts):  # written when fixes were text (v4 and older): suggest again
-            from symdebug.processors.fixes import suggest_fixes
-
-            suggest_fixes(facts)
-            explain_sources(facts)
-        elif renamed or (not facts.explanations and facts.symbols):  # older explanations
-            explain_sources(facts)
-        return cls(facts)
+        return cls(upgrade(facts))  # an older document: the passes of what it lacks
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the session to a JSON file."""

@@ -20,8 +20,23 @@ from typing import Any
 
 import networkx as nx
 
+from symdebug.graph_paths import follow, guards_of_node, nodes_of_source, path_to_user_line
 from symdebug.model.code_types import FxNode, Kernel
 from symdebug.model.types import Facts, Frame, Guard, Recompile, Symbol
+
+# The walks of a built graph live in .graph_paths (a question that walks a graph it is
+# given needs no networkx module); they are this module's names too, as they always were.
+__all__ = [
+    "Provenance",
+    "build_graph",
+    "follow",
+    "guards_of_node",
+    "nodes_of_source",
+    "path_to_user_line",
+    "portable",
+    "read_graph",
+    "write_graph",
+]
 
 
 def _edge(graph: nx.MultiDiGraph, source: str, target: str, **attrs: Any) -> None:
@@ -262,48 +277,17 @@ def read_graph(path: str | os.PathLike[str]) -> nx.MultiDiGraph:
     return nx.read_graphml(source, force_multigraph=True)
 
 
-def guards_of_node(graph: nx.MultiDiGraph, compile_id: str, node: str) -> list[str]:
-    """Guard keys added while tracing one FX node."""
-    key = f"fxnode:{compile_id}:{node}"
-    if key not in graph:
-        return []
-    return [a for a, _, d in graph.in_edges(key, data=True) if d.get("kind") == "added_during"]
+class Provenance:
+    """The graph of one state of a session's facts, built once; and its export.
 
+    What a session holds of this module (imported on a graph's first use: networkx is more
+    than reading a log needs).
+    """
 
-def nodes_of_source(graph: nx.MultiDiGraph, source: str) -> list[str]:
-    """FX node keys whose guards constrain a symbol that is the size of ``source``."""
-    key = f"source:{source}"
-    if key not in graph:
-        return []
-    symbols = [a for a, _, d in graph.in_edges(key, data=True) if d.get("kind") == "size_of"]
-    guards = [
-        g
-        for s in symbols
-        for g, _, d in graph.in_edges(s, data=True)
-        if d.get("kind") == "constrains"
-    ]
-    nodes = [
-        n
-        for g in guards
-        for _, n, d in graph.out_edges(g, data=True)
-        if d.get("kind") == "added_during"
-    ]
-    return list(dict.fromkeys(nodes))
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.graph = build_graph(facts)
 
-
-def follow(graph: nx.MultiDiGraph, key: str, kind: str) -> str | None:
-    """The first node reached from ``key`` over an edge of this kind."""
-    if key not in graph:
-        return None
-    return next((b for _, b, d in graph.out_edges(key, data=True) if d.get("kind") == kind), None)
-
-
-def path_to_user_line(graph: nx.MultiDiGraph, compile_id: str) -> list[str]:
-    """Recompile -> the guard whose check failed -> its FX node (if any) -> its user line."""
-    path = [f"recompile:{compile_id}"]
-    guard = follow(graph, path[0], "caused_by")
-    if guard is None or not guard.startswith("guard:"):
-        return path if guard is None else [*path, guard]
-    node = follow(graph, guard, "added_during")
-    frame = follow(graph, guard, "raised_at")
-    return [*path, guard, *([node] if node else []), *([frame] if frame else [])]
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the graph (see :func:`write_graph`)."""
+        write_graph(self.graph, path)

@@ -82,7 +82,8 @@ class MultiRankSession:
             Leave out directories, source lines, torch's stack texts and compared strings,
             as the ranks' reports written with ``redact=True`` do.
         """
-        from symdebug.renderers.ranks_html import render_ranks
+        # lazy: the ranks page's renderers, for those who write it, not for `import symdebug`
+        from symdebug.renderers.ranks_html import render_ranks  # noqa: PLC0415
 
         page = render_ranks(self.divergence(), reports or {}, self.notes, redact=redact)
         out = Path(path)
@@ -130,8 +131,9 @@ def read_or_why(path: str | os.PathLike[str], sources: bool = False) -> Read:
 
 
 def _pooled(files: list[Path], jobs: int, sources: bool) -> list[Read]:
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
+    # lazy: process pools only for a folder of logs, not for `import symdebug`
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    from multiprocessing import get_context  # noqa: PLC0415
 
     # spawn: the caller may hold threads or torch state a fork would copy half-made.  It
     # imports the caller's main module, which IPython and Jupyter replace by one that has
@@ -143,7 +145,8 @@ def _pooled(files: list[Path], jobs: int, sources: bool) -> list[Read]:
 
 def _on_dask(files: list[Path], dask: Any, timeout: float, sources: bool) -> list[Read]:
     """Each log read by a worker of a Dask cluster (an address or a ``Client``)."""
-    from distributed import Client
+    # lazy: distributed is an optional dependency, for --dask only
+    from distributed import Client  # noqa: PLC0415
 
     client: Any = dask if isinstance(dask, Client) else connect_dask(str(dask), timeout)
     try:

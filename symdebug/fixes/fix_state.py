@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from symdebug.fixes.bounds import parse_range
 from symdebug.fixes.fix_code import size_expression, user_name
 from symdebug.fixes.fix_evidence import STATIC_BY_DEFAULT, Evidence
 from symdebug.fixes.fix_settings import limit_fix
@@ -156,8 +157,6 @@ def range_value(recompile: Recompile, index: FactIndex) -> str:
 
 
 def _range_bounds(expr: str) -> tuple[int, int] | None:
-    from symdebug.fixes.bounds import parse_range
-
     parsed = parse_range(expr)
     if parsed is None or parsed[1] is None or parsed[2] is None:
         return None

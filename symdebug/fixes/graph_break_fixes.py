@@ -83,7 +83,10 @@ def _hinted(graph_break: GraphBreak) -> list[Fix]:
     return fixes
 
 
-def break_fixes(graph_break: GraphBreak) -> list[Fix]:
-    """The break's fixes: torch's hints first (no break at all), then the lost dynamism's."""
-    lost = lost_fix(graph_break.lost)
-    return [*_hinted(graph_break), *([lost] if lost is not None else [])]
+def break_fixes(graph_break: GraphBreak, lost: list[LostDynamism]) -> list[Fix]:
+    """The break's fixes: torch's hints first (no break at all), then those of ``lost``.
+
+    ``lost``: what the break's resume compiles lost, as the pass that links them found it.
+    """
+    lost_fixed = lost_fix(lost)
+    return [*_hinted(graph_break), *([lost_fixed] if lost_fixed is not None else [])]

@@ -12,7 +12,7 @@ def cell_aliases() -> dict[str, str]:
     """The kernel's file name of each cell run so far -> ``Cell [N]`` (empty outside IPython)."""
     if "IPython" not in sys.modules:  # never import IPython just to find out
         return {}
-    from IPython import get_ipython
+    from IPython import get_ipython  # noqa: PLC0415 - IPython is optional (see above)
 
     shell = get_ipython()
     names = getattr(getattr(shell, "compile", None), "_filename_map", None) or {}

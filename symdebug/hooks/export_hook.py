@@ -80,7 +80,8 @@ def _wrapper(function: Callable[..., Any], stream: EventStream) -> Callable[...,
 @contextlib.contextmanager
 def exports_recorded(stream: EventStream) -> Iterator[None]:
     """Wrap ``torch.export``'s entry points for the duration (restored on exit)."""
-    import torch.export as module
+    # lazy: wrapped only while a capture runs; this module imports no torch of its own
+    import torch.export as module  # noqa: PLC0415
 
     originals = {name: getattr(module, name, None) for name in WRAPPED}
     for name, function in originals.items():

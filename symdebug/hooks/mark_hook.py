@@ -76,8 +76,9 @@ def _wrapper(function: Callable[..., Any], stream: EventStream) -> Callable[...,
 
 
 def _modules() -> list[ModuleType]:
-    import torch._dynamo
-    import torch._dynamo.decorators
+    # lazy: torch._dynamo loads when a capture starts, not with this module
+    import torch._dynamo  # noqa: PLC0415
+    import torch._dynamo.decorators  # noqa: PLC0415
 
     return [torch._dynamo, torch._dynamo.decorators]
 

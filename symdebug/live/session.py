@@ -14,12 +14,13 @@ from symdebug.live.program_state import program_reader
 from symdebug.live.replay import TIMEOUT_S, Workload
 from symdebug.live.verdicts import Verdicts
 from symdebug.model.types import Facts
+from symdebug.predict.predictors import RunningFrame
 
 if TYPE_CHECKING:
     from symdebug.live.live_capture import LiveCapture
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
-    from symdebug.predict.predict import Prediction, ProgramReader
+    from symdebug.predict.predict import Prediction
     from symdebug.predict.predict_range import RangePrediction
     from symdebug.queries.hunt import Hunt
 
@@ -68,9 +69,9 @@ class LiveSession(Session):
         with self.live.recording():
             yield
 
-    def _program_reader(self, frame: str | int | None) -> ProgramReader | None:
-        """Reads the module the frame was compiled for, and torch's state, at each prediction."""
-        return program_reader(self.live, frame)
+    def _running(self, frame: str | int | None) -> RunningFrame:
+        """Torch's lookup order now, and a reader of the module's state at each prediction."""
+        return RunningFrame(self.lookup_order(frame), program_reader(self.live, frame))
 
     def predict(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from symdebug.model.types import Frame
+from symdebug.model.frame import Frame
 from symdebug.model.values import Cause, Source
 
 #: ``needed``: the code forces the constant; ``avoidable``: a replay kept it symbolic with no

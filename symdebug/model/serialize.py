@@ -6,83 +6,47 @@ import dataclasses
 from collections.abc import Iterator
 from typing import IO, Any
 
-import orjson
-
 from symdebug.model import json_text
-from symdebug.model.code_types import (
-    GraphCode,
-    Kernel,
-    KernelLiteral,
-    KernelSizeArg,
-    SpecializedDim,
+from symdebug.model.facts_reader import RECORDS, FactsReader
+from symdebug.model.session_format import (
+    MIME_TYPE,
+    READABLE_VERSIONS,
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
+    json_schema,
 )
-from symdebug.model.hunt_types import HuntRow
+from symdebug.model.session_read import read_facts
 from symdebug.model.types import (
     Callee,
-    Compile,
     Facts,
     Fix,
     Frame,
-    GraphBreak,
     Guard,
-    InputDim,
-    LostDynamism,
     Recompile,
-    ShapeCheck,
     Signature,
-    SourceExplanation,
     Specialization,
     Symbol,
-    TensorCheck,
-    TensorMeta,
-    WhyStep,
 )
 
-SCHEMA_VERSION = 11
-#: The notebook MIME type of the document: the version is part of its name.
-MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
-#: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
-#: a v1 document reads with those empty.  v3 added the sources of each recompile's failed
-#: check; an older document gets those of its specialization and guard.
-#: v4 added the explanation of every input (``explanations``) and each symbol's fix; an
-#: older document gets them from the session that reads it.
-#: v5 made fixes objects (``fixes``: code, kind, explanation, settings, verified, effect) on
-#: guards, symbols, specializations, recompiles and explanations; ``fix`` stays, the first
-#: one's text.  An older document's fixes were text, not code: they are not read as code
-#: (``fixes`` reads empty) and the session that reads it suggests them again
-#: (:func:`stale_fixes`).
-#: v6 added graph breaks (``graph_breaks``); an older document reads with none.
-#: v7 added the user's names (``user_names`` and ``expected`` of symbols, ``user_name`` of
-#: explanations, ``expected_constants`` of compiles); the reader of an older document
-#: computes them (:func:`stale_names`).
-#: v8 added the checks on a call's other values (``value_checks`` of compiles: ``is None``,
-#: ``== True``, a string or float); an older document reads with none, and a prediction
-#: from it stays unsure of such values, as before.
-#: v9 added what torch checks of each tensor beyond its sizes (``tensor_checks`` of compiles:
-#: type, dispatch keys, dtype, device, ``requires_grad``, marks); an older document reads
-#: with none, and a prediction from it is unsure where a call passes a tensor.
-#: v10 added each fix's ``diff`` and the hunt's rows (``hunt``); an older document reads
-#: with none.
-#: v11 added the causes that are not sizes (``dtype``, ``strides``, ``requires_grad``,
-#: ``device``, ``dispatch_keys``, ``global_state``, ``mark_dynamic_range``), each
-#: recompile's ``user_frame`` and ``user_names``, each guard's ``user_expr``, graph breaks'
-#: ``library_frame``, compiles' ``type_ids`` and the marks a capture saw (``marks``);
-#: symbols' ``user_names`` name every source.  An older document reads with none of them,
-#: and its names are made when it is read.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
-#: The JSON Schema of the current version, shipped inside the package; generated from the
-#: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
-SCHEMA_FILE = "schema/session.schema.json"
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) that :func:`facts_to_json` output validates against."""
-    from importlib import resources
-
-    text = resources.files("symdebug").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    schema: dict[str, Any] = orjson.loads(text)
-    return schema
-
+# The document's format lives in .session_format (its readers need it too); its names are
+# this module's as well, where the users of a document have always found them.
+__all__ = [
+    "MIME_TYPE",
+    "READABLE_VERSIONS",
+    "REFERENCE_FIELDS",
+    "SCHEMA_FILE",
+    "SCHEMA_VERSION",
+    "check_version",
+    "facts_from_dict",
+    "facts_from_json",
+    "facts_to_dict",
+    "facts_to_json",
+    "json_schema",
+    "plain_data",
+    "record_to_dict",
+    "stale_fixes",
+    "stale_names",
+]
 
 #: Fields that refer to records stored elsewhere in the document: in every record but
 #: ``Facts`` itself, a Guard or Specialization in one of these is written as its id.
@@ -207,177 +171,6 @@ def facts_to_json(facts: Facts) -> str:
     return json_text.dumps(facts_to_dict(facts)).decode()
 
 
-def _frames(items: list[dict[str, Any]] | None) -> list[Frame]:
-    return [Frame(**item) for item in items or []]
-
-
-def _maybe_frame(item: dict[str, Any] | None) -> Frame | None:
-    return Frame(**item) if item else None
-
-
-class _Fixes:
-    """Reads fixes, one object for equal ones (as the fixes pass shares them); frames too.
-
-    A guard's stack repeats the frames of thousands of others, and its texts those of the
-    same check in each recompile: one object each, as the builders made them, so a session
-    of a million guards does not hold a million copies of each frame.
-    """
-
-    def __init__(self) -> None:
-        self.seen: dict[str, Fix] = {}
-        self.frames: dict[tuple[Any, ...], Frame] = {}
-        self.texts: dict[str, str] = {}
-
-    def stack(self, items: list[dict[str, Any]] | None) -> list[Frame]:
-        """The frames of a stack, each equal frame the one object (frames are never changed)."""
-        return [self._frame(item) for item in items or []]
-
-    def _frame(self, item: dict[str, Any]) -> Frame:
-        key = tuple(item.items())
-        frame = self.frames.get(key)
-        if frame is None:
-            frame = self.frames[key] = Frame(**item)
-        return frame
-
-    def shared_texts(self, data: dict[str, Any]) -> dict[str, Any]:
-        """A record's text fields (but its unique id), each equal text the one object."""
-        texts = self.texts
-        return {
-            k: texts.setdefault(v, v) if type(v) is str and k != "id" else v
-            for k, v in data.items()
-        }
-
-    def read(self, items: list[Any] | None) -> list[Fix]:
-        """The fixes of a record; an older document's text fixes are left out (not code)."""
-        return [self._one(item) for item in items or [] if isinstance(item, dict)]
-
-    def _one(self, item: dict[str, Any]) -> Fix:
-        key = json_text.dumps(item, sort_keys=True).decode()
-        fix = self.seen.get(key)
-        if fix is None:
-            fix = self.seen[key] = Fix(**dict(item, settings=dict(item.get("settings", {}))))
-        return fix
-
-
-def _guard(data: dict[str, Any], fixes: _Fixes) -> Guard:
-    data = fixes.shared_texts(data)
-    data.update(user_stack=fixes.stack(data["user_stack"]), fixes=fixes.read(data.get("fixes")))
-    return Guard(**dict(data, framework_stack=fixes.stack(data["framework_stack"])))
-
-
-def _symbol(data: dict[str, Any], fixes: _Fixes) -> Symbol:
-    value_range = data.get("range")
-    return Symbol(
-        **dict(
-            data,
-            range=tuple(value_range) if value_range else None,
-            user_frame=_maybe_frame(data.get("user_frame")),
-            fixes=fixes.read(data.get("fixes")),
-        )
-    )
-
-
-def _specialization(
-    data: dict[str, Any], guards: dict[str, Guard], fixes: _Fixes
-) -> Specialization:
-    return Specialization(
-        **dict(
-            data,
-            guards=[guards[i] for i in data["guards"]],
-            user_frame=_maybe_frame(data.get("user_frame")),
-            fixes=fixes.read(data.get("fixes")),
-        )
-    )
-
-
-def _recompile(
-    data: dict[str, Any],
-    guards: dict[str, Guard],
-    specs: dict[str, Specialization],
-    fixes: _Fixes,
-) -> Recompile:
-    guard = guards.get(data["guard"]) if data.get("guard") else None
-    spec = specs.get(data["specialization"]) if data.get("specialization") else None
-    older = ([spec.source] if spec else []) + (guard.sources if guard else [])  # before v3
-    sources = data.get("sources", list(dict.fromkeys(older)))
-    return Recompile(
-        **dict(
-            data,
-            guard=guard,
-            specialization=spec,
-            sources=sources,
-            user_frame=_maybe_frame(data.get("user_frame")),
-            fixes=fixes.read(data.get("fixes")),
-        )
-    )
-
-
-def _explanation(
-    data: dict[str, Any], guards: dict[str, Guard], fixes: _Fixes
-) -> SourceExplanation:
-    steps = [WhyStep(**dict(s, frame=_maybe_frame(s.get("frame")))) for s in data["steps"]]
-    return SourceExplanation(
-        **dict(
-            data,
-            guards=[guards[i] for i in data["guards"]],
-            user_frame=_maybe_frame(data.get("user_frame")),
-            steps=steps,
-            fixes=fixes.read(data.get("fixes")),
-        )
-    )
-
-
-def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
-    return GraphBreak(
-        **dict(
-            data,
-            user_frame=_maybe_frame(data.get("user_frame")),
-            user_stack=_frames(data.get("user_stack")),
-            framework_frame=_maybe_frame(data.get("framework_frame")),
-            library_frame=_maybe_frame(data.get("library_frame")),
-            lost=[LostDynamism(**item) for item in data.get("lost", [])],
-            fixes=fixes.read(data.get("fixes")),
-        )
-    )
-
-
-def _hunt_row(data: dict[str, Any]) -> HuntRow:
-    return HuntRow(**dict(data, user_frame=_maybe_frame(data.get("user_frame"))))
-
-
-def _compile(data: dict[str, Any]) -> Compile:
-    signature = data.get("signature")
-    callee = data.get("callee")
-    return Compile(
-        **dict(
-            data,
-            inputs=[InputDim(**item) for item in data.get("inputs", [])],
-            shape_checks=[ShapeCheck(**item) for item in data.get("shape_checks", [])],
-            value_checks=[ShapeCheck(**item) for item in data.get("value_checks", [])],
-            tensor_checks=[TensorCheck(**item) for item in data.get("tensor_checks", [])],
-            signature=Signature(**signature) if signature else None,
-            callee=Callee(**callee) if callee else None,
-            caller=_maybe_frame(data.get("caller")),
-            tensors={k: TensorMeta(**v) for k, v in data.get("tensors", {}).items()},
-        )
-    )
-
-
-def _kernel(data: dict[str, Any]) -> Kernel:
-    return Kernel(
-        **dict(
-            data,
-            size_args=[KernelSizeArg(**a) for a in data.get("size_args", [])],
-            literals=[KernelLiteral(**a) for a in data.get("literals", [])],
-        )
-    )
-
-
-def _graph_code(data: dict[str, Any]) -> GraphCode:
-    dims = [SpecializedDim(**d) for d in data.get("specialized_dims", [])]
-    return GraphCode(**dict(data, specialized_dims=dims))
-
-
 def check_version(document: dict[str, Any]) -> None:
     """Refuse documents of a schema this version cannot read."""
     version = document.get("schema_version")
@@ -402,8 +195,6 @@ def facts_from_dict(document: dict[str, Any], *, owned: bool = False) -> Facts:
     ``owned``: the document is no one else's (just parsed), so its records are let go one by
     one as they are read: the parsed document and the facts are not both whole at once.
     """
-    from symdebug.model.facts_reader import RECORDS, FactsReader  # it reads this module's
-
     check_version(document)
     reader = FactsReader()
     for key in [key for key in document if key in RECORDS]:
@@ -447,8 +238,6 @@ def facts_from_json(source: str | bytes | IO[bytes]) -> Facts:
     Each record is checked against the schema as it is read, and built at once: a big
     document is never held whole as parsed JSON (:mod:`symdebug.model.session_read`).
     """
-    from symdebug.model.session_read import read_facts  # it reads this module's schema
-
     try:
         return read_facts(source)
     except (KeyError, TypeError, AttributeError, IndexError) as error:

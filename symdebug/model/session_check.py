@@ -1,7 +1,7 @@
 """A saved session read as untrusted input: parsed and checked against the shipped schema.
 
 A document of today's version must validate against ``schema/session.schema.json``; an older
-one (:data:`~symdebug.model.serialize.READABLE_VERSIONS`) may miss fields its reader fills in
+one (:data:`~symdebug.model.session_format.READABLE_VERSIONS`) may miss fields its reader fills in
 and hold fields since removed, and may use the forms of :data:`OLDER_FORMS`.  Guard ids that
 records refer to must exist.  Every failure is a ``ValueError`` naming the value's JSON path.
 """
@@ -14,6 +14,7 @@ from typing import Any
 
 from symdebug.model import json_text
 from symdebug.model.json_depth import too_deep
+from symdebug.model.session_format import READABLE_VERSIONS, SCHEMA_VERSION, json_schema
 from symdebug.model.validate import Validator
 
 #: Shapes an older document may hold instead of today's, by ``$defs`` name: the first version
@@ -58,8 +59,6 @@ def check(document: dict[str, Any]) -> None:
 def validator_of(document: dict[str, Any]) -> Validator:
     """The validator of the document's ``schema_version``; ``ValueError`` for one not read."""
     version = _version(document)
-    from symdebug.model.serialize import SCHEMA_VERSION
-
     return _validator(None if version == SCHEMA_VERSION else version)
 
 
@@ -69,8 +68,6 @@ def deepest() -> int:
 
 
 def _version(document: dict[str, Any]) -> int:
-    from symdebug.model.serialize import READABLE_VERSIONS
-
     version = document.get("schema_version")
     if type(version) is not int or version not in READABLE_VERSIONS:
         said = "missing" if "schema_version" not in document else f"{version!r} is not supported"
@@ -84,8 +81,6 @@ def _version(document: dict[str, Any]) -> int:
 @functools.cache
 def _validator(older: int | None) -> Validator:
     """Today's schema compiled (None), or its lenient form for an older version."""
-    from symdebug.model.serialize import READABLE_VERSIONS, json_schema
-
     schema = json_schema()
     if older is None:
         return Validator(schema)

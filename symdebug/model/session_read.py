@@ -16,6 +16,7 @@ from typing import IO, Any
 from symdebug.model import session_check
 from symdebug.model.facts_reader import RECORDS, FactsReader
 from symdebug.model.json_stream import NotJsonError, ObjectStream, TextSource, TooDeepError
+from symdebug.model.session_format import json_schema
 from symdebug.model.types import Facts
 from symdebug.model.validate import Validator
 
@@ -92,8 +93,6 @@ def _checked(
 @functools.cache
 def _definitions() -> dict[str, str]:
     """The ``$defs`` name of each array of records' items (``guards``: ``Guard``)."""
-    from symdebug.model.serialize import json_schema
-
     properties = json_schema()["properties"]
     return {key: str(properties[key]["items"]["$ref"]).rsplit("/", 1)[-1] for key in RECORDS}
 

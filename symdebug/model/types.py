@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from symdebug.model.code_types import FxNode, GraphCode, Kernel
+
+# Frame lives in its own module, below both this one and the hunt's rows (which hold frames
+# and are held by Facts); it is still a name of this module, as it always was.
+from symdebug.model.frame import Frame as Frame  # noqa: PLC0414
+from symdebug.model.hunt_types import HuntRow
 from symdebug.model.library_paths import library_path
 from symdebug.model.values import (
     Cause,
@@ -29,20 +34,6 @@ from symdebug.model.values import (
 CAUSES: tuple[Cause, ...] = get_args(Cause)
 GUARD_STATUSES: tuple[GuardStatus, ...] = get_args(GuardStatus)
 SYMBOL_STATES: tuple[SymbolState, ...] = get_args(SymbolState)
-
-
-@dataclass(slots=True)
-class Frame:
-    """One stack frame: where code ran, with its source text."""
-
-    filename: str
-    lineno: int
-    name: str
-    line: str = ""
-
-    def __str__(self) -> str:
-        where = f"{self.filename}:{self.lineno} in {self.name}"
-        return f"{where}\n    {self.line}" if self.line else where
 
 
 @dataclass(slots=True)
@@ -587,7 +578,3 @@ class MarkSite:
     def from_dict(data: dict[str, Any]) -> MarkSite:
         """A site as the capture records it (and a document stores it)."""
         return MarkSite(**dict(data, frame=Frame(**data["frame"]), shape=list(data["shape"])))
-
-
-# Last: a hunt row holds a ``Frame`` (defined above), and ``Facts`` holds hunt rows.
-from symdebug.model.hunt_types import HuntRow  # noqa: E402

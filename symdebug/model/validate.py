@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symdebug.model.validate_nodes import FREE_DEPTH, Invalid, compile_node, schema_depth
+from symdebug.model.validate_nodes import FREE_DEPTH, compile_node, schema_depth
+from symdebug.model.validate_types import Invalid
 
 __all__ = ["FREE_DEPTH", "Validator"]
 

@@ -2,19 +2,26 @@
 
 A property or item whose schema is one plain ``type`` is checked inline, without a call:
 most values of a session are strings and integers, so this is most of the speed.
+The checks of the items and properties themselves are compiled by the caller's ``node``
+(:func:`~symdebug.model.validate_nodes.compile_node`): nodes hold containers and
+containers hold nodes, and the callback keeps the two modules from importing each other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from symdebug.model.validate_nodes import TYPES, Check, Invalid, Ref, compile_node, expected, fits
+from symdebug.model.validate_types import TYPES, Check, Invalid, expected, fits
+
+#: Compiles the schema of an item or property into its check.
+Node = Callable[[Any], Check]
 
 
-def container(schema: dict[str, Any], kinds: list[str], ref: Ref, lenient: bool) -> Check | None:
+def container(schema: dict[str, Any], kinds: list[str], node: Node, lenient: bool) -> Check | None:
     """The check of an array's items or an object's properties; None when there are none."""
-    listed = _array(schema, ref, lenient) if "array" in kinds else None
-    record = _object(schema, ref, lenient) if "object" in kinds else None
+    listed = _array(schema, node) if "array" in kinds else None
+    record = _object(schema, node, lenient) if "object" in kinds else None
     if listed is None or record is None:
         return listed or record
 
@@ -34,13 +41,13 @@ def _plain(schema: Any) -> tuple[type, ...] | None:
     return tuple(t for kind in kinds for t in TYPES[kind])
 
 
-def _array(schema: dict[str, Any], ref: Ref, lenient: bool) -> Check | None:
-    prefix = [compile_node(s, ref, lenient) for s in schema.get("prefixItems", [])]
+def _array(schema: dict[str, Any], node: Node) -> Check | None:
+    prefix = [node(s) for s in schema.get("prefixItems", [])]
     least = int(schema.get("minItems", 0))
     if "items" not in schema and not prefix and not least:
         return None
     plain = _plain(schema.get("items"))
-    rest = compile_node(schema.get("items", {}), ref, lenient)
+    rest = node(schema.get("items", {}))
 
     def check(value: list[Any]) -> None:
         if len(value) < least:
@@ -60,15 +67,15 @@ def _array(schema: dict[str, Any], ref: Ref, lenient: bool) -> Check | None:
     return check
 
 
-def _object(schema: dict[str, Any], ref: Ref, lenient: bool) -> Check:
+def _object(schema: dict[str, Any], node: Node, lenient: bool) -> Check:
     """Properties checked by name, each inline when plain; required ones all present."""
     properties = schema.get("properties", {})
     plain = {name: t for name, s in properties.items() if (t := _plain(s)) is not None}
-    checks = {name: compile_node(s, ref, lenient) for name, s in properties.items()}
+    checks = {name: node(s) for name, s in properties.items()}
     other = schema.get("additionalProperties", {})
     if other is False and lenient:  # an older document may hold a field since removed
         other = {}
-    extra = None if other is False else compile_node(other, ref, lenient)
+    extra = None if other is False else node(other)
     required = frozenset(() if lenient else schema.get("required", ()))
 
     def check(value: dict[str, Any]) -> None:

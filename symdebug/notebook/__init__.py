@@ -1,14 +1,20 @@
-"""Notebook integration: ``%load_ext symdebug`` and the ``%symdebug`` magics."""
+"""Notebook integration: ``%load_ext symdebug`` and the ``%symdebug`` magics.
+
+Imported only in a notebook (by ``%load_ext symdebug`` and :func:`symdebug.explorer`):
+IPython and the live capture load with it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from IPython import get_ipython
+
+from symdebug.notebook.magics import SymdebugMagics
+
 
 def session() -> Any:
     """The session that ``%load_ext symdebug`` is filling (None before it is loaded)."""
-    from IPython import get_ipython
-
     shell = get_ipython()
     magics = shell.magics_manager.registry.get("SymdebugMagics") if shell else None
     return magics.session if magics is not None else None
@@ -16,8 +22,6 @@ def session() -> Any:
 
 def load_extension(ipython: Any) -> None:
     """Register the magics and start capturing for the following cells."""
-    from symdebug.notebook.magics import SymdebugMagics
-
     magics = SymdebugMagics(ipython)
     ipython.register_magics(magics)
     magics.start()

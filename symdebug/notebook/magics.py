@@ -18,9 +18,10 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from IPython.display import display as _display
 
 from symdebug.api import Session
-from symdebug.cli import add_report_options
+from symdebug.cli_options import add_report_options
 from symdebug.hooks.cells import editor_line_numbers, numbered_as, running_cell_number
 from symdebug.live import LiveCapture, LiveSession
+from symdebug.live.fix_plan import fix_plan
 from symdebug.notebook.widget import Explorer
 
 
@@ -159,12 +160,7 @@ class SymdebugMagics(Magics):
         if self.shell is None:
             raise UsageError("%%symdebug fix needs an IPython shell")
         workload = self.workload = cell_workload(self.shell, cell)
-        if self.session is not None:
-            print(self.session.fix_plan(workload))
-        else:
-            from symdebug.live.verify import fix_plan
-
-            print(fix_plan(workload))
+        print(fix_plan(workload, self.session))
 
     def _switch(self, command: str) -> None:
         if command == "off":

@@ -17,9 +17,13 @@ import anywidget
 import traitlets
 
 from symdebug.api import Session
+from symdebug.facts_session import NOT_LIVE
 from symdebug.live import LiveSession
+from symdebug.live.fix_plan import fix_plan
 from symdebug.model import json_text
+from symdebug.notebook.compiled import compiled_in
 from symdebug.renderers.document import wire_document
+from symdebug.renderers.notebook import mime_bundle
 from symdebug.renderers.wire_patch import wire_patch
 
 
@@ -139,8 +143,6 @@ class Explorer(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget view, plus the static report and the session JSON as fallbacks."""
-        from symdebug.renderers.notebook import mime_bundle
-
         bundle = super()._repr_mimebundle_(**kwargs)
         widget, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
         data = {**widget, **mime_bundle(self.session.facts)}
@@ -177,11 +179,7 @@ class Explorer(anywidget.AnyWidget):
         """Replay the workload under each fix; the document then shows the verdicts."""
         if self.workload is None:
             raise ValueError("Verify needs a workload: symdebug.explorer(s, workload=fn)")
-        from symdebug.live.verify import fix_plan
-
-        if isinstance(self.session, LiveSession):
-            return str(self.session.fix_plan(self.workload, progress=False))
-        return str(fix_plan(self.workload, facts=self.session.facts, progress=False))
+        return str(fix_plan(self.workload, self.session, progress=False))
 
     def _hunt(self) -> str:
         """Replay the workload once per constant kept symbolic; the hunt tab then shows it."""
@@ -210,8 +208,6 @@ class Explorer(anywidget.AnyWidget):
             return self.compiled
         if self.namespace is None:
             raise ValueError("Run needs the compiled function: symdebug.explorer(s, compiled)")
-        from symdebug.notebook.compiled import compiled_in
-
         return compiled_in(self.namespace, self.session, frame)
 
     def _answer(self, request: dict[str, Any]) -> str:
@@ -224,8 +220,10 @@ class Explorer(anywidget.AnyWidget):
         if request.get("action") == "predict":
             return str(self.session.predict(*args, frame=frame, **kwargs))
         if request.get("action") == "run":
-            result = self.session.rerun(self._compiled(frame), *args, frame=frame, **kwargs)
-            if isinstance(self.session, LiveSession):
-                self.session.record_run(str(request.get("args", "")), result)
+            compiled = self._compiled(frame)
+            if not isinstance(self.session, LiveSession):  # read from a file: nothing to run
+                raise ValueError(NOT_LIVE)
+            result = self.session.rerun(compiled, *args, frame=frame, **kwargs)
+            self.session.record_run(str(request.get("args", "")), result)
             return str(result)
         raise ValueError(f"unknown action {request.get('action')!r}")

@@ -12,6 +12,7 @@ from operator import attrgetter
 
 from symdebug.model.types import Compile, Facts, Guard, Specialization
 from symdebug.model.values import Cause, posix_path
+from symdebug.processors.writes import Writes
 
 #: Framework files whose frames mean "an operator's meta or decomposition needed this".
 OP_FILES = (
@@ -148,15 +149,17 @@ def cause_reads(guard: Guard) -> tuple[object, ...]:
     )
 
 
-def classify_guards(facts: Facts) -> None:
+def classify_guards(facts: Facts) -> Writes:
     """Set ``cause`` on every guard; guards alike in all it reads share one answer."""
     known: dict[tuple[object, ...], Cause] = {}
+    causes: list[Cause] = []
     for guard in facts.guards:
         key = cause_reads(guard)
         cause = known.get(key)
         if cause is None:
             cause = known[key] = guard_cause(guard)
-        guard.cause = cause
+        causes.append(cause)
+    return Writes().set("cause", facts.guards, causes)
 
 
 def _violated(spec: Specialization, compile_: Compile | None) -> bool:
@@ -234,7 +237,7 @@ def _static_cause(compile_: Compile | None) -> Cause:
     return "dynamic_false" if off else "static_by_default"
 
 
-def classify_specializations(facts: Facts) -> None:
+def classify_specializations(facts: Facts) -> Writes:
     """Set ``cause`` on every specialization, in compile order."""
     compiles = {c.compile_id: c for c in facts.compiles}
     order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
@@ -248,11 +251,13 @@ def classify_specializations(facts: Facts) -> None:
             key = (compile_.frame_id, source)
             first_symbolic[key] = min(first_symbolic.get(key, index), index)
     seen: dict[tuple[int, str], list[Specialization]] = {}
+    causes: list[Cause] = []
     for spec in facts.specializations:
         compile_ = compiles.get(spec.compile_id)
         frame = compile_.frame_id if compile_ is not None else -1
         history = seen.setdefault((frame, spec.source), [])
         first = first_symbolic.get((frame, spec.source), len(order))
         was_dynamic = first < order.get(spec.compile_id, -1)
-        spec.cause = specialization_cause(spec, compile_, history, was_dynamic=was_dynamic)
-        history.append(spec)
+        causes.append(specialization_cause(spec, compile_, history, was_dynamic=was_dynamic))
+        history.append(spec)  # its value is what the later ones of the source compare
+    return Writes().set("cause", facts.specializations, causes)

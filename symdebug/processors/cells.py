@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from symdebug.model.types import Facts, Frame
+from symdebug.processors.writes import Writes
 
 
 def _renamed(frame: Frame, aliases: Mapping[str, str]) -> Frame:
@@ -18,20 +19,23 @@ def _renamed_or_none(frame: Frame | None, aliases: Mapping[str, str]) -> Frame |
     return None if frame is None else _renamed(frame, aliases)
 
 
-def alias_files(facts: Facts, aliases: Mapping[str, str]) -> None:
+def alias_files(facts: Facts, aliases: Mapping[str, str]) -> Writes:
     """Rename every frame, node and compile whose file is a known alias."""
+    writes = Writes()
     if not aliases:
-        return
-    for guard in facts.guards:
-        guard.user_stack = [_renamed(frame, aliases) for frame in guard.user_stack]
-    for symbol in facts.symbols:
-        symbol.user_frame = _renamed_or_none(symbol.user_frame, aliases)
-    for spec in facts.specializations:
-        spec.user_frame = _renamed_or_none(spec.user_frame, aliases)
-    for node in facts.fx_nodes:
-        node.filename = aliases.get(node.filename, node.filename)
-    for compile_ in facts.compiles:
-        compile_.filename = aliases.get(compile_.filename, compile_.filename)
-    for graph_break in facts.graph_breaks:
-        graph_break.user_stack = [_renamed(frame, aliases) for frame in graph_break.user_stack]
-        graph_break.user_frame = _renamed_or_none(graph_break.user_frame, aliases)
+        return writes
+    guards, symbols, specs = facts.guards, facts.symbols, facts.specializations
+    writes.set("user_stack", guards, [_stack(g.user_stack, aliases) for g in guards])
+    writes.set("user_frame", symbols, [_renamed_or_none(s.user_frame, aliases) for s in symbols])
+    writes.set("user_frame", specs, [_renamed_or_none(s.user_frame, aliases) for s in specs])
+    nodes, compiles, breaks = facts.fx_nodes, facts.compiles, facts.graph_breaks
+    writes.set("filename", nodes, [aliases.get(n.filename, n.filename) for n in nodes])
+    writes.set("filename", compiles, [aliases.get(c.filename, c.filename) for c in compiles])
+    writes.set("user_stack", breaks, [_stack(b.user_stack, aliases) for b in breaks])
+    return writes.set(
+        "user_frame", breaks, [_renamed_or_none(b.user_frame, aliases) for b in breaks]
+    )
+
+
+def _stack(frames: list[Frame], aliases: Mapping[str, str]) -> list[Frame]:
+    return [_renamed(frame, aliases) for frame in frames]

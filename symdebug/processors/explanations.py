@@ -23,6 +23,7 @@ from symdebug.model.types import (
 )
 from symdebug.model.values import Source
 from symdebug.processors.compiler_guards import compiler_guard_note
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.own_code import library_of, user_line
 
 MAX_GUARD_STEPS = 8
@@ -239,7 +240,7 @@ def _frame_recompiles(index: FactIndex) -> dict[tuple[FrameKey | None, str], lis
     return found
 
 
-def explain_sources(facts: Facts) -> None:
+def explain_sources(facts: Facts) -> Writes:
     """Fill ``facts.explanations``: one per input of each frame, in the order of their compiles.
 
     An input seen by several frames comes once per frame, the one of the latest compile last:
@@ -254,4 +255,5 @@ def explain_sources(facts: Facts) -> None:
         explain(lookup, source, symbol, recompiles.get((frame, Source(source).stripped), []))
         for (frame, source), symbol in latest.items()
     ]
-    facts.explanations = sorted(explained, key=lambda e: index.order.get(e.compile_id, -1))
+    ordered = sorted(explained, key=lambda e: index.order.get(e.compile_id, -1))
+    return Writes().put(facts, "explanations", ordered)

@@ -14,6 +14,7 @@ from symdebug.fixes.fix_code import user_name
 from symdebug.model.types import Compile, Facts, Fix, Guard, Specialization, Symbol
 from symdebug.model.values import Source
 from symdebug.processors.fixes import first_line
+from symdebug.processors.writes import Writes
 
 _SUGGESTION = re.compile(r"^\s*(?P<name>\w+) = (?P<value>.+?)\s*$")
 #: torch names the source of a ``Dim`` whose range the model narrowed.
@@ -77,18 +78,30 @@ def _range_text(size: str, told: str) -> str:
     )
 
 
-def suggest_export_fixes(facts: Facts) -> None:
+#: A record whose fixes change, by id: the record and its new fixes.
+_Changed = dict[int, tuple[Specialization | Symbol | Guard, list[Fix]]]
+
+
+def suggest_export_fixes(facts: Facts) -> Writes:
     """Replace ``mark_dynamic`` fixes by ``dynamic_shapes`` ones on exports' violated dims."""
     exports = {c.compile_id: c for c in facts.compiles if c.kind == "export"}
+    changed: _Changed = {}
     for spec in facts.specializations:
         compile_ = exports.get(spec.compile_id)
         if compile_ is None or spec.cause != "mark_dynamic_violated":
             continue
-        spec.fixes = dim_fixes(spec, compile_.fail_reason or "")
-        spec.fix = first_line(spec.fixes)
-        _fix_symbols(facts, compile_, spec)
+        fixes = dim_fixes(spec, compile_.fail_reason or "")
+        changed[id(spec)] = (spec, fixes)
+        for symbol in _symbols_of(facts, compile_, spec.source):
+            changed[id(symbol)] = (symbol, list(fixes))
     for compile_ in exports.values():
-        _range_fixes(facts, compile_)
+        _range_fixes(facts, compile_, changed)
+    writes = Writes()
+    for kind in (Specialization, Symbol, Guard):  # a column sets a field of one kind
+        records = [(r, f) for r, f in changed.values() if type(r) is kind]
+        rows = [(f, first_line(f)) for _, f in records]
+        writes.rows(("fixes", "fix"), [r for r, _ in records], rows)
+    return writes
 
 
 def narrowed_ranges(reason: str) -> dict[Source, tuple[str, str]]:
@@ -102,7 +115,7 @@ def narrowed_ranges(reason: str) -> dict[Source, tuple[str, str]]:
     return found
 
 
-def _range_fixes(facts: Facts, compile_: Compile) -> None:
+def _range_fixes(facts: Facts, compile_: Compile, changed: _Changed) -> None:
     """A narrowed ``Dim``: torch's range, first on its symbol and on the guards that narrowed it."""
     for source, (name, suggestion) in narrowed_ranges(compile_.fail_reason or "").items():
         found = _where(source)
@@ -111,20 +124,16 @@ def _range_fixes(facts: Facts, compile_: Compile) -> None:
         told = f" (torch suggests {name} = {suggestion})"
         fix = Fix(f"{found[0]}{suggestion}}}}}", "code", _range_text(found[1], told))
         for record in _records_of(facts, compile_, source):
-            record.fixes = [fix, *record.fixes]
-            record.fix = first_line(record.fixes)
+            before = changed.get(id(record), (record, record.fixes))[1]
+            changed[id(record)] = (record, [fix, *before])
 
 
 def _records_of(facts: Facts, compile_: Compile, source: Source) -> list[Symbol | Guard]:
     cid = compile_.compile_id
-    symbols: list[Symbol | Guard] = [
-        s for s in facts.symbols if s.compile_id == cid and source in s.sources
-    ]
     guards = [g for g in facts.guards if g.compile_id == cid and source in g.sources]
-    return [*symbols, *guards]
+    return [*_symbols_of(facts, compile_, source), *guards]
 
 
-def _fix_symbols(facts: Facts, compile_: Compile, spec: Specialization) -> None:
-    for symbol in facts.symbols:
-        if symbol.compile_id == compile_.compile_id and spec.source in symbol.sources:
-            symbol.fixes, symbol.fix = list(spec.fixes), spec.fix
+def _symbols_of(facts: Facts, compile_: Compile, source: Source) -> list[Symbol]:
+    cid = compile_.compile_id
+    return [s for s in facts.symbols if s.compile_id == cid and source in s.sources]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from symdebug.model.types import Compile, Facts
 from symdebug.model.values import CompileId
+from symdebug.processors.writes import Writes
 
 #: Failures torch suppresses whatever ``suppress_errors`` says (``convert_frame.py:2385``).
 SOFT_FAILURES = ("Unsupported", "UserError")
@@ -40,9 +41,8 @@ def raised_failures(compiles: Iterable[Compile]) -> set[CompileId]:
     return raised
 
 
-def settle_failed_breaks(facts: Facts) -> None:
+def settle_failed_breaks(facts: Facts) -> Writes:
     """Breaks of compiles that raised: failed, not a frame skipped for good."""
     raised = raised_failures(facts.compiles) if facts.graph_breaks else set()
-    for graph_break in facts.graph_breaks:
-        if graph_break.compile_id in raised:
-            graph_break.skipped, graph_break.failed = False, True
+    failed = [b for b in facts.graph_breaks if b.compile_id in raised]
+    return Writes().rows(("skipped", "failed"), failed, [(False, True)] * len(failed))

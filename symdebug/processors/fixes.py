@@ -65,9 +65,10 @@ from symdebug.fixes.fix_tensor_state import (
 )
 from symdebug.fixes.fix_text import fix_lines
 from symdebug.model.index import FactIndex
-from symdebug.model.types import Facts, Fix, Recompile
+from symdebug.model.types import Facts, Fix, Recompile, Specialization
 from symdebug.model.values import Source
 from symdebug.processors.explanations import CompileLookup, explanation_guards
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.reasons import Reason, reason_entry
 
 __all__ = [
@@ -194,30 +195,40 @@ def _is_small(*values: int | str | None) -> bool:
     return any(value in (0, 1) for value in values)
 
 
-def _symbol_fixes(facts: Facts, table: FixTable) -> None:
+#: What a record gets: its fixes, best first, and the first one's text.
+_Answer = tuple[list[Fix], str | None]
+_FIELDS = ("fixes", "fix")
+
+
+def _symbol_fixes(facts: Facts, table: FixTable, writes: Writes) -> None:
     """Symbols that are not dynamic: the fixes for their first source."""
     fixed = [s for s in facts.symbols if s.state not in ("dynamic", "unbacked") and s.sources]
     lookup = CompileLookup(FactIndex(facts), (symbol.compile_id for symbol in fixed))
+    answers: list[_Answer] = []
     for symbol in fixed:
         source = symbol.sources[0]
         guards = explanation_guards(lookup, symbol, source)
         cause = symbol.cause or "unknown"
         first = guards[0] if guards else None
-        key = evidence_key(cause, source, first, small=_is_small(symbol.hint))
-        symbol.fixes, symbol.fix = table.answer(key)
+        answers.append(
+            table.answer(evidence_key(cause, source, first, small=_is_small(symbol.hint)))
+        )
+    writes.rows(_FIELDS, fixed, answers)
 
 
 #: What a guard's evidence is made of: its cause, expression, user line, symbols, sources.
 _GuardContent = tuple[str, str, str, tuple[str, ...], tuple[Source, ...]]
 
 
-def _guard_fixes(facts: Facts, table: FixTable) -> None:
+def _guard_fixes(facts: Facts, table: FixTable, writes: Writes) -> None:
     """Every guard's fixes; the recompiles of a frame repeat its guards, answered once each.
 
     A guard's raw fields are a cheaper key than its evidence (:func:`evidence_key` spells
     each symbol), and they decide it.
     """
-    answers: dict[_GuardContent, tuple[list[Fix], str | None]] = {}
+    answers: dict[_GuardContent, _Answer] = {}
+    fixes: list[list[Fix]] = []
+    firsts: list[str | None] = []
     for guard in facts.guards:
         line = guard.user_stack[-1].line if guard.user_stack else ""  # its user frame's
         content = (guard.cause, guard.expr, line, tuple(guard.symbols), tuple(guard.sources))
@@ -225,7 +236,9 @@ def _guard_fixes(facts: Facts, table: FixTable) -> None:
         if answer is None:
             source = guard.sources[0] if guard.sources else None
             answer = answers[content] = table.answer(evidence_key(guard.cause, source, guard))
-        guard.fixes, guard.fix = list(answer[0]), answer[1]
+        fixes.append(list(answer[0]))
+        firsts.append(answer[1])
+    writes.set("fixes", facts.guards, fixes).set("fix", facts.guards, firsts)
 
 
 def reason_check(raw: str) -> str:
@@ -286,23 +299,33 @@ def _reads_check(recompile: Recompile, check: str) -> bool:
     return recompile.cause == "op_requirement" or held_float
 
 
-def suggest_fixes(facts: Facts) -> None:
+def suggest_fixes(facts: Facts) -> Writes:
     """Set ``fixes`` (and ``fix``, the first one's text) on every kind of record."""
     table = FixTable()
-    _symbol_fixes(facts, table)
-    _guard_fixes(facts, table)
-    for spec in facts.specializations:
-        first = spec.guards[0] if spec.guards else None
-        key = evidence_key(spec.cause, spec.source, first, small=_is_small(spec.value))
-        spec.fixes, spec.fix = table.answer(key)
+    writes = Writes()
+    _symbol_fixes(facts, table, writes)
+    _guard_fixes(facts, table, writes)
+    specs = facts.specializations
+    writes.rows(_FIELDS, specs, [table.answer(_spec_key(spec)) for spec in specs])
     index = FactIndex(facts)
-    for recompile in facts.recompiles:
-        together = became_dynamic_fix(recompile, index)
-        limit = limit_hit_fix(recompile, index)
-        recompile.fixes = table.fixes(_recompile_evidence(recompile, index))
-        if limit is not None:  # the limit it hit, not the default one; after the best fix
-            kept = [f for f in recompile.fixes if RECOMPILE_LIMIT not in f.settings]
-            recompile.fixes = [*kept[:1], table.shared(limit), *kept[1:]]
-        if together is not None:
-            recompile.fixes.insert(0, table.shared(together))
-        recompile.fix = first_line(recompile.fixes)
+    recompiles = facts.recompiles
+    fixes = [_recompile_fixes(recompile, index, table) for recompile in recompiles]
+    return writes.rows(_FIELDS, recompiles, [(f, first_line(f)) for f in fixes])
+
+
+def _spec_key(spec: Specialization) -> EvidenceKey:
+    first = spec.guards[0] if spec.guards else None
+    return evidence_key(spec.cause, spec.source, first, small=_is_small(spec.value))
+
+
+def _recompile_fixes(recompile: Recompile, index: FactIndex, table: FixTable) -> list[Fix]:
+    """What would have avoided a recompile, best first (a new list)."""
+    together = became_dynamic_fix(recompile, index)
+    limit = limit_hit_fix(recompile, index)
+    fixes = table.fixes(_recompile_evidence(recompile, index))
+    if limit is not None:  # the limit it hit, not the default one; after the best fix
+        kept = [f for f in fixes if RECOMPILE_LIMIT not in f.settings]
+        fixes = [*kept[:1], table.shared(limit), *kept[1:]]
+    if together is not None:
+        fixes.insert(0, table.shared(together))
+    return fixes

@@ -7,9 +7,33 @@ and the break's fix of that loss.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from symdebug.fixes.data_dependent_fixes import break_symbol
-from symdebug.model.types import Facts, GraphBreak, LostDynamism, SourceExplanation, WhyStep
+from symdebug.model.types import (
+    Facts,
+    Fix,
+    GraphBreak,
+    LostDynamism,
+    SourceExplanation,
+    WhyStep,
+)
 from symdebug.processors.explanations import fix_step
+from symdebug.processors.writes import Writes
+
+
+@dataclass(slots=True)
+class _Steps:
+    """An explanation's steps and fixes as this pass extends them (new lists)."""
+
+    steps: list[WhyStep]
+    fixes: list[Fix]
+
+    def add_fix(self, fix: Fix) -> None:
+        """The fix and its step, unless the explanation has it already."""
+        if fix not in self.fixes:
+            self.fixes.append(fix)
+            self.steps.append(fix_step(fix))
 
 
 def break_step(graph_break: GraphBreak, lost: LostDynamism) -> WhyStep:
@@ -34,12 +58,10 @@ def _affected(facts: Facts) -> dict[str, list[tuple[GraphBreak, LostDynamism]]]:
     return found
 
 
-def _add(explanation: SourceExplanation, graph_break: GraphBreak, lost: LostDynamism) -> None:
-    explanation.steps.append(break_step(graph_break, lost))
+def _add(steps: _Steps, graph_break: GraphBreak, lost: LostDynamism) -> None:
+    steps.steps.append(break_step(graph_break, lost))
     for fix in graph_break.fixes[-1:]:  # the last one is the lost dynamism's
-        if fix not in explanation.fixes:
-            explanation.fixes.append(fix)
-            explanation.steps.append(fix_step(fix))
+        steps.add_fix(fix)
 
 
 #: How a data-dependent step begins (``why`` shows these steps).
@@ -70,20 +92,27 @@ def _data_dependent(facts: Facts) -> dict[str, list[tuple[GraphBreak, str]]]:
     return found
 
 
-def _add_data_dependent(explanation: SourceExplanation, graph_break: GraphBreak, name: str) -> None:
-    explanation.steps.append(data_dependent_step(graph_break, name))
+def _add_data_dependent(steps: _Steps, graph_break: GraphBreak, name: str) -> None:
+    steps.steps.append(data_dependent_step(graph_break, name))
     for fix in graph_break.fixes:
-        if fix not in explanation.fixes:
-            explanation.fixes.append(fix)
-            explanation.steps.append(fix_step(fix))
+        steps.add_fix(fix)
 
 
-def explain_graph_breaks(facts: Facts) -> None:
+def explain_graph_breaks(facts: Facts) -> Writes:
     """Add each graph break's loss (and each data-dependent break) to the inputs it concerns."""
     affected = _affected(facts)
     data_dependent = _data_dependent(facts)
+    changed: list[tuple[SourceExplanation, _Steps]] = []
     for explanation in facts.explanations:
-        for graph_break, lost in affected.get(explanation.source, []):
-            _add(explanation, graph_break, lost)
-        for graph_break, name in data_dependent.get(explanation.source, []):
-            _add_data_dependent(explanation, graph_break, name)
+        losses = affected.get(explanation.source, [])
+        unknowns = data_dependent.get(explanation.source, [])
+        if not losses and not unknowns:
+            continue
+        steps = _Steps(list(explanation.steps), list(explanation.fixes))
+        for graph_break, lost in losses:
+            _add(steps, graph_break, lost)
+        for graph_break, name in unknowns:
+            _add_data_dependent(steps, graph_break, name)
+        changed.append((explanation, steps))
+    rows = [(steps.steps, steps.fixes) for _, steps in changed]
+    return Writes().rows(("steps", "fixes"), [e for e, _ in changed], rows)

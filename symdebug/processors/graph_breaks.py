@@ -14,11 +14,21 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from symdebug.fixes.data_dependent_fixes import break_symbol, data_dependent_fixes
 from symdebug.fixes.graph_break_fixes import break_fixes
-from symdebug.model.types import Compile, Facts, GraphBreak, InputDim, LostDynamism
+from symdebug.model.types import (
+    Compile,
+    Facts,
+    Fix,
+    GraphBreak,
+    InputDim,
+    LostDynamism,
+    Symbol,
+)
 from symdebug.model.values import CompileId, Source
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.break_frames import compiled_frames
 
 RESUME_PREFIX = "torch_dynamo_resume_in_"
@@ -141,24 +151,45 @@ def lost_dynamism(broken: Compile, resumes: list[Compile], hints: Hints) -> list
     return lost
 
 
-def link_graph_breaks(facts: Facts) -> None:
+def link_graph_breaks(facts: Facts) -> Writes:
     """Fill each break's resume frames, resume compiles, lost dynamism and fixes."""
     if not facts.graph_breaks:
-        return  # no break to link: the lookups below would be made for nothing
+        return Writes()  # no break to link: the lookups below would be made for nothing
     by_id = {c.compile_id: c for c in facts.compiles}
     by_name: dict[tuple[str, str], list[Compile]] = defaultdict(list)
     for compile_ in facts.compiles:
         by_name[(compile_.name, compile_.filename)].append(compile_)
     hints: Hints = {(str(s.compile_id), s.name): s.hint for s in facts.symbols}
     symbols = {(str(s.compile_id), s.name): s for s in facts.symbols}
-    producers = _producers(facts, by_id)
-    for graph_break in facts.graph_breaks:
-        broken = by_id.get(graph_break.compile_id)
-        if broken is None:
-            continue
-        resumes = _resume_compiles(broken, graph_break, by_name, producers)
-        graph_break.resume_frames = list(dict.fromkeys(c.name for c in resumes))
-        graph_break.resume_compiles = [c.compile_id for c in resumes]
-        graph_break.lost = lost_dynamism(broken, resumes, hints)
-        symbol = break_symbol(graph_break, symbols)
-        graph_break.fixes = [*data_dependent_fixes(graph_break, symbol), *break_fixes(graph_break)]
+    lookups = _Lookups(by_name, _producers(facts, by_id), hints, symbols)
+    linked = [
+        (graph_break, _linked(graph_break, broken, lookups))
+        for graph_break in facts.graph_breaks
+        if (broken := by_id.get(graph_break.compile_id)) is not None
+    ]
+    return Writes().rows(_LINKED, [b for b, _ in linked], [row for _, row in linked])
+
+
+#: What linking sets on a break: its resume frames and their compiles, what they lost, fixes.
+_LINKED = ("resume_frames", "resume_compiles", "lost", "fixes")
+
+
+class _Lookups(NamedTuple):
+    """What linking a break looks up: compiles by frame name, producers, symbols' hints."""
+
+    by_name: dict[tuple[str, str], list[Compile]]
+    producers: Producers
+    hints: Hints
+    symbols: dict[tuple[str, str], Symbol]
+
+
+def _linked(
+    graph_break: GraphBreak, broken: Compile, lookups: _Lookups
+) -> tuple[list[str], list[CompileId], list[LostDynamism], list[Fix]]:
+    """One break's fields, in the order of :data:`_LINKED`."""
+    resumes = _resume_compiles(broken, graph_break, lookups.by_name, lookups.producers)
+    lost = lost_dynamism(broken, resumes, lookups.hints)
+    symbol = break_symbol(graph_break, lookups.symbols)
+    fixes = [*data_dependent_fixes(graph_break, symbol), *break_fixes(graph_break, lost)]
+    names = list(dict.fromkeys(c.name for c in resumes))
+    return names, [c.compile_id for c in resumes], lost, fixes

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 from symdebug.fixes.fix_code import python_expression
 from symdebug.model.names import INTERNAL, shown_name, user_name
-from symdebug.model.types import Compile, Facts, Guard
-from symdebug.processors.user_names import name_symbols
+from symdebug.model.types import Compile, Facts, Guard, Recompile
+from symdebug.processors.writes import Writes
 
 
 def guard_text(guard: Guard, names: Mapping[str, str]) -> str:
@@ -87,26 +87,17 @@ class _GuardTexts:
         return found
 
 
-def name_guards(facts: Facts) -> None:
+def name_guards(facts: Facts) -> Writes:
     """Each guard as Python in the user's names, and each recompile's inputs by them."""
-    compiles = {c.compile_id: c for c in facts.compiles}
+    names = {c.compile_id: _names(c) for c in facts.compiles}
     texts = _GuardTexts()
-    for guard in facts.guards:
-        guard.user_expr = texts.text(guard, _names(compiles.get(guard.compile_id)))
-    for recompile in facts.recompiles:
-        names = _names(compiles.get(recompile.compile_id))
-        said = [shown_name(source, names) for source in recompile.sources]
-        recompile.user_names = said if any(said) else []
+    said = [texts.text(g, names.get(g.compile_id, _NO_NAMES)) for g in facts.guards]
+    writes = Writes().set("user_expr", facts.guards, said)
+    inputs = [_inputs_said(r, names.get(r.compile_id, _NO_NAMES)) for r in facts.recompiles]
+    return writes.set("user_names", facts.recompiles, inputs)
 
 
-def name_read_facts(facts: Facts) -> None:
-    """The user's names of facts read from a document written before every view had them.
-
-    Such a document named a symbol's sources only where a wrapper renamed them, and no guard
-    or recompile input; naming again gives what a new document holds.
-    """
-    if not any(s.user_names for s in facts.symbols):
-        name_symbols(facts)
-    named = any(g.user_expr for g in facts.guards) or any(r.user_names for r in facts.recompiles)
-    if not named:
-        name_guards(facts)
+def _inputs_said(recompile: Recompile, names: Mapping[str, str]) -> list[str]:
+    """A recompile's inputs in the user's names; empty when none has such a name."""
+    said = [shown_name(source, names) for source in recompile.sources]
+    return said if any(said) else []

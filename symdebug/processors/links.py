@@ -17,6 +17,7 @@ from symdebug.model.index import FactIndex
 from symdebug.model.types import Facts, Guard
 from symdebug.model.values import posix_path
 from symdebug.processors.causes import is_python_branch
+from symdebug.processors.writes import Writes
 
 _NAME = attrgetter("name")
 #: Line number -> file -> the nodes that line produced, files in the graph's order.
@@ -96,38 +97,54 @@ def _score(frames: str, symbols: set[str], node: FxNode) -> tuple[bool, int, boo
     return named, len(symbols.intersection(node.symbols)), bool(node.sizes)
 
 
-def _infer(guard: Guard, at_line: list[FxNode]) -> None:
+#: What linking sets on a guard: its node, the node's target, whether the node was
+#: inferred, and the nodes of its line.
+_Linked = tuple[str | None, str | None, bool, list[str]]
+_LINKED = ("fx_node", "fx_node_target", "fx_node_inferred", "line_nodes")
+
+
+def _infer(guard: Guard, at_line: list[FxNode]) -> _Linked:
     # The guard's side of the score is the same for every candidate: read it once.
     frames = " ".join(map(_NAME, guard.framework_stack)).lower()
     symbols = set(guard.symbols)
     chosen = max(at_line, key=partial(_score, frames, symbols))
-    guard.fx_node, guard.fx_node_target, guard.fx_node_inferred = chosen.name, chosen.target, True
+    return chosen.name, chosen.target, True, guard.line_nodes
 
 
-def _link(guard: Guard, graph: _Graph) -> None:
+def _named(guard: Guard, node: str, graph: _Graph) -> _Linked:
+    """The guard's node, with its target when the guard does not have it."""
+    target = guard.fx_node_target or graph.targets.get(node)
+    return node, target, guard.fx_node_inferred, guard.line_nodes
+
+
+def _with_line_nodes(guard: Guard, nodes: list[FxNode]) -> _Linked:
+    return guard.fx_node, guard.fx_node_target, guard.fx_node_inferred, [n.name for n in nodes]
+
+
+def _link(guard: Guard, graph: _Graph) -> _Linked | None:
+    """What linking sets on one guard; None when it sets nothing."""
     if guard.fx_node is None and guard.aot_node is not None and guard.aot_node in graph.targets:
-        guard.fx_node = guard.aot_node  # AOT/Inductor nodes trace back to it via from_node
+        return _named(guard, guard.aot_node, graph)  # AOT/Inductor nodes trace back to it
     if guard.fx_node is not None:
-        if not guard.fx_node_target:
-            guard.fx_node_target = graph.targets.get(guard.fx_node)
-    elif guard.phase in _INFERRED_PHASES:
-        _link_by_line(guard, graph)
-    elif is_python_branch(guard):  # never for Inductor's guards: no line index needed
-        guard.line_nodes = [node.name for node in _nodes_at(guard, graph)]
+        return None if guard.fx_node_target else _named(guard, guard.fx_node, graph)
+    if guard.phase in _INFERRED_PHASES:
+        return _link_by_line(guard, graph)
+    if is_python_branch(guard):  # never for Inductor's guards: no line index needed
+        return _with_line_nodes(guard, _nodes_at(guard, graph))
+    return None
 
 
-def _link_by_line(guard: Guard, graph: _Graph) -> None:
+def _link_by_line(guard: Guard, graph: _Graph) -> _Linked | None:
     """A guard without a node: the nodes of its line if Python branched, else one inferred."""
     at_line = _nodes_at(guard, graph)
     if not at_line and not guard.line_nodes:
-        return  # nothing to name or infer: the cause checks below would change nothing
+        return None  # nothing to name or infer: the cause checks below would change nothing
     if is_python_branch(guard):
-        guard.line_nodes = [node.name for node in at_line]  # no node: control flow
-    elif at_line:
-        _infer(guard, at_line)
+        return _with_line_nodes(guard, at_line)  # no node: control flow
+    return _infer(guard, at_line) if at_line else None
 
 
-def link_fx_nodes(facts: Facts) -> None:
+def link_fx_nodes(facts: Facts) -> Writes:
     """Set ``fx_node`` (exact or inferred) or ``line_nodes`` on every guard."""
     graphs: dict[str, _Graph] = {}
     for node in facts.fx_nodes:
@@ -136,22 +153,28 @@ def link_fx_nodes(facts: Facts) -> None:
             graph = graphs[node.compile_id] = _Graph()
         graph.nodes.append(node)
     no_graph = _Graph()
-    for guard in facts.guards:
-        _link(guard, graphs.get(guard.compile_id, no_graph))
+    linked = [
+        (guard, found)
+        for guard in facts.guards
+        if (found := _link(guard, graphs.get(guard.compile_id, no_graph))) is not None
+    ]
+    return Writes().rows(_LINKED, [guard for guard, _ in linked], [found for _, found in linked])
 
 
-def link_kernels(facts: Facts) -> None:
+def link_kernels(facts: Facts) -> Writes:
     """Inductor guards: the kernel whose nodes include the node Inductor was generating."""
     index = FactIndex(facts)
-    for guard in facts.guards:
-        if not guard.inductor_node:
-            continue
-        origins = set(guard.inductor_node.split(","))
-        guard.kernel = next(
-            (
-                k.name
-                for k in index.kernels.get(guard.compile_id, [])
-                if k.graph == (guard.aot_graph or k.graph) and origins & set(k.nodes)
-            ),
-            None,
-        )
+    guards = [guard for guard in facts.guards if guard.inductor_node]
+    return Writes().set("kernel", guards, [_kernel(guard, index) for guard in guards])
+
+
+def _kernel(guard: Guard, index: FactIndex) -> str | None:
+    origins = set((guard.inductor_node or "").split(","))
+    return next(
+        (
+            k.name
+            for k in index.kernels.get(guard.compile_id, [])
+            if k.graph == (guard.aot_graph or k.graph) and origins & set(k.nodes)
+        ),
+        None,
+    )

@@ -14,6 +14,7 @@ from symdebug.fixes.bounds import parse_range
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Facts, Frame, MarkSite, Recompile
 from symdebug.processors.fixes import reason_check
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.source_text import parsed_source, source_line
 
 #: The marking function behind each cause a mark decides.
@@ -24,17 +25,25 @@ MARKING = {
 }
 
 
-def link_marks(facts: Facts) -> None:
+def link_marks(facts: Facts) -> Writes:
     """Point each recompile a mark caused at the line that made the mark, where known."""
     index = FactIndex(facts)
-    for recompile in facts.recompiles:
-        function = MARKING.get(recompile.cause)
-        dim = recompile.sources[0].dim if recompile.sources else None
-        if function is None or dim is None:
-            continue
-        found = _recorded(facts.marks, recompile, index, function, dim)
-        found = found or _written(recompile, index, function, dim)
-        recompile.user_frame = found or recompile.user_frame
+    marked = [
+        (recompile, found)
+        for recompile in facts.recompiles
+        if (found := _marking_line(facts.marks, recompile, index)) is not None
+    ]
+    return Writes().set("user_frame", [r for r, _ in marked], [frame for _, frame in marked])
+
+
+def _marking_line(marks: list[MarkSite], recompile: Recompile, index: FactIndex) -> Frame | None:
+    """The line that made the mark behind a recompile, or None (no mark, or none found)."""
+    function = MARKING.get(recompile.cause)
+    dim = recompile.sources[0].dim if recompile.sources else None
+    if function is None or dim is None:
+        return None
+    found = _recorded(marks, recompile, index, function, dim)
+    return found or _written(recompile, index, function, dim)
 
 
 def _recorded(

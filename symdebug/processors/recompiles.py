@@ -14,6 +14,7 @@ from symdebug.model.types import Compile, Facts, Guard, Recompile, Specializatio
 from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.causes import framework_cause
 from symdebug.processors.recompile_lines import recompile_line
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.reasons import Reason, parse_reason, reason_entry
 
 #: Reason kinds whose cause is in the wording itself.
@@ -301,25 +302,29 @@ class NamedEntries:
         return [e for e in map(known.__getitem__, reasons) if e is not None]
 
 
-def name_compiles(facts: Facts) -> None:
+def name_compiles(facts: Facts) -> Writes:
     """A compile without a frame name gets its frame's (the one that hit the recompile limit).
 
     Torch logs no code name for a compile it refused at the limit; every compile of the same
     frame and generation compiled the same code.
     """
     named = {(c.frame_id, c.generation): c for c in facts.compiles if c.name}
-    for compile_ in facts.compiles:
-        other = named.get((compile_.frame_id, compile_.generation))
-        if not compile_.name and other is not None:
-            compile_.name, compile_.filename = other.name, other.filename
-            compile_.lineno = other.lineno
+    unnamed = [
+        (compile_, other)
+        for compile_ in facts.compiles
+        if not compile_.name
+        and (other := named.get((compile_.frame_id, compile_.generation))) is not None
+    ]
+    return Writes().rows(
+        ("name", "filename", "lineno"),
+        [compile_ for compile_, _ in unnamed],
+        [(other.name, other.filename, other.lineno) for _, other in unnamed],
+    )
 
 
-def link_recompiles(facts: Facts) -> None:
+def link_recompiles(facts: Facts) -> Writes:
     """Fill ``facts.recompiles``, one per compile that torch recompiled."""
-    name_compiles(facts)
     index = FactIndex(facts)
     named = NamedEntries()
-    facts.recompiles = [
-        r for c in facts.compiles if (r := recompile_of(c, index, named)) is not None
-    ]
+    recompiles = [r for c in facts.compiles if (r := recompile_of(c, index, named)) is not None]
+    return Writes().put(facts, "recompiles", recompiles)

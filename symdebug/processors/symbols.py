@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from symdebug.model.types import Facts, Symbol
-from symdebug.model.values import Source, SymbolState
+from symdebug.model.types import Facts, Specialization, Symbol
+from symdebug.model.values import Cause, Source, SymbolState
+from symdebug.processors.writes import Writes
 
 #: Specialization cause -> the state its source is in.
 _STATE_OF_CAUSE: dict[str, SymbolState] = {
@@ -12,7 +13,7 @@ _STATE_OF_CAUSE: dict[str, SymbolState] = {
 }
 
 
-def attach_guard_sources(facts: Facts) -> None:
+def attach_guard_sources(facts: Facts) -> Writes:
     """Each guard's ``sources``: the first source of each of its symbols, aligned."""
     # By compile, then by name: no (compile, name) tuple is made per symbol of every guard.
     tables: dict[str, dict[str, Source]] = {}
@@ -23,30 +24,47 @@ def attach_guard_sources(facts: Facts) -> None:
                 table = tables[symbol.compile_id] = {}
             table[symbol.name] = symbol.sources[0]
     none: dict[str, Source] = {}
-    for guard in facts.guards:
-        table = tables.get(guard.compile_id, none)
-        guard.sources = [src for sym in guard.symbols if (src := table.get(sym)) is not None]
+    sources = [
+        [src for sym in guard.symbols if (src := table.get(sym)) is not None]
+        for guard in facts.guards
+        for table in (tables.get(guard.compile_id, none),)  # one look-up per guard
+    ]
+    return Writes().set("sources", facts.guards, sources)
 
 
-def settle_symbol_states(facts: Facts) -> None:
+def settle_symbol_states(facts: Facts) -> Writes:
     """Mark specialized symbols; add a constant entry per static dimension or int."""
     by_source = {(s.compile_id, src): s for s in facts.symbols for src in s.sources}
+    specialized: dict[int, tuple[Symbol, Cause]] = {}  # by id: the last specialization's cause
+    constants: list[Symbol] = []
     for spec in facts.specializations:
         symbol = by_source.get((spec.compile_id, spec.source))
-        if symbol is not None:
-            symbol.state, symbol.cause = "specialized", spec.cause
-            continue
-        constant = Symbol(
-            name=str(spec.value),
-            sources=[spec.source],
-            compile_id=spec.compile_id,
-            hint=spec.value if isinstance(spec.value, int) else None,
-            state=_STATE_OF_CAUSE.get(spec.cause, "specialized"),
-            cause=spec.cause,
-            user_frame=spec.user_frame,
-        )
-        facts.symbols.append(constant)
-        by_source[(spec.compile_id, spec.source)] = constant
-    for symbol in facts.symbols:
-        if symbol.state == "duck-sized" and symbol.cause is None:
-            symbol.cause = "duck_sizing"
+        if symbol is None:
+            constants.append(_constant(spec))
+            by_source[(spec.compile_id, spec.source)] = constants[-1]
+        else:
+            specialized[id(symbol)] = (symbol, spec.cause)
+    duck = [
+        s
+        for s in facts.symbols
+        if s.state == "duck-sized" and s.cause is None and id(s) not in specialized
+    ]
+    changed = list(specialized.values())
+    writes = Writes().put(facts, "symbols", [*facts.symbols, *constants])
+    writes.rows(
+        ("state", "cause"), [s for s, _ in changed], [("specialized", c) for _, c in changed]
+    )
+    return writes.set("cause", duck, ["duck_sizing"] * len(duck))
+
+
+def _constant(spec: Specialization) -> Symbol:
+    """The constant a specialization of a source no symbol holds stands for."""
+    return Symbol(
+        name=str(spec.value),
+        sources=[spec.source],
+        compile_id=spec.compile_id,
+        hint=spec.value if isinstance(spec.value, int) else None,
+        state=_STATE_OF_CAUSE.get(spec.cause, "specialized"),
+        cause=spec.cause,
+        user_frame=spec.user_frame,
+    )

@@ -16,6 +16,7 @@ from functools import lru_cache
 from symdebug.fixes.fix_code import user_name
 from symdebug.model.names import shown_name
 from symdebug.model.types import Facts, Fix, Symbol
+from symdebug.processors.writes import Writes
 from symdebug.torchtext.constants import grouped_line, library_constant
 
 
@@ -59,26 +60,29 @@ class _Renamer:
         return self._made[key]
 
 
-def rename_fix_inputs(facts: Facts) -> None:
+def rename_fix_inputs(facts: Facts) -> Writes:
     """Fixes of wrapper frames' facts in the names of the compiled callable's parameters."""
     spellings = {
         c.compile_id: (c.frame_id, _spellings(c.callee.names))
         for c in facts.compiles
         if c.callee is not None and c.callee.names
     }
+    writes = Writes()
     if not spellings:
-        return
+        return writes
     renamer = _Renamer()
     for items in (facts.guards, facts.symbols, facts.specializations, facts.recompiles):
-        for item in items:
-            found = spellings.get(item.compile_id)
-            if found is None or not item.fixes:
-                continue
-            item.fixes = renamer.fixes(item.fixes, *found)
-            item.fix = item.fixes[0].code
+        renamed = [
+            (item, renamer.fixes(item.fixes, *found))
+            for item in items
+            if (found := spellings.get(item.compile_id)) is not None and item.fixes
+        ]
+        rows = [(fixes, fixes[0].code) for _, fixes in renamed]
+        writes.rows(("fixes", "fix"), [item for item, _ in renamed], rows)
+    return writes
 
 
-def name_symbols(facts: Facts) -> None:
+def name_symbols(facts: Facts) -> Writes:
     """Each symbol's sources in the user's names, and a library's constants grouped.
 
     ``L['x'].size()[0]`` is ``x.shape[0]``, a wrapper's ``L['args'][0].size()[0]`` the
@@ -89,17 +93,24 @@ def name_symbols(facts: Facts) -> None:
     """
     compiles = {c.compile_id: c for c in facts.compiles}
     groups: dict[str, dict[str, list[Symbol]]] = {}  # compile id -> library -> constants
+    named: list[Symbol] = []
+    user_names: list[list[str]] = []
+    expected: list[str | None] = []
     for symbol in facts.symbols:
         compile_ = compiles.get(symbol.compile_id)
         if compile_ is None:
             continue
         names = compile_.callee.names if compile_.callee is not None else {}
         said = [shown_name(source, names) for source in symbol.sources]
-        symbol.user_names = said if any(said) else []
-        symbol.expected = library_constant(symbol, compile_)
-        if symbol.expected is not None:
-            by_library = groups.setdefault(symbol.compile_id, {})
-            by_library.setdefault(symbol.expected, []).append(symbol)
-    for compile_ in facts.compiles:
-        by_library = groups.get(compile_.compile_id, {})
-        compile_.expected_constants = [grouped_line(k, v) for k, v in by_library.items()]
+        library = library_constant(symbol, compile_)
+        named.append(symbol)
+        user_names.append(said if any(said) else [])
+        expected.append(library)
+        if library is not None:
+            groups.setdefault(symbol.compile_id, {}).setdefault(library, []).append(symbol)
+    lines = [
+        [grouped_line(k, v) for k, v in groups.get(c.compile_id, {}).items()]
+        for c in facts.compiles
+    ]
+    writes = Writes().set("user_names", named, user_names).set("expected", named, expected)
+    return writes.set("expected_constants", facts.compiles, lines)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symdebug.fixes.fix_text import fix_lines
+from symdebug.graph_paths import path_to_user_line
 from symdebug.model.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, sources_named
@@ -243,8 +244,6 @@ def _describe(graph: nx.MultiDiGraph, key: str) -> str:
 
 def recompile_chains(graph: nx.MultiDiGraph, recompiles: list[Recompile]) -> dict[str, list[str]]:
     """Per recompile: failed check -> guard -> its FX node (or none) -> its user line."""
-    from symdebug.graph import path_to_user_line
-
     chains: dict[str, list[str]] = {}
     for recompile in recompiles:
         path = path_to_user_line(graph, recompile.compile_id)[1:]

@@ -19,6 +19,9 @@ from symdebug.model.diff_types import DiffFacts, FrameDiff, RunDiff, SideKind, d
 from symdebug.model.readable import pretty_text
 from symdebug.model.types import Facts
 from symdebug.queries.diff import diff_facts
+from symdebug.renderers.diff_html import write_diff_html
+from symdebug.renderers.diff_notebook import diff_mime_bundle
+from symdebug.renderers.diff_text import render_diff_text
 
 #: What a side may be: a path, or what :func:`symdebug.load_trace` / ``capture`` gave.
 Run = str | os.PathLike[str] | FactsSession | MultiRankSession
@@ -108,8 +111,6 @@ class SessionDiff:
 
     def to_html(self, path: str | os.PathLike[str]) -> Path:
         """Write the diff as a self-contained HTML page (the report's viewer); return its path."""
-        from symdebug.renderers.diff_html import write_diff_html
-
         return write_diff_html(self.facts, path)
 
     def _repr_mimebundle_(
@@ -118,13 +119,9 @@ class SessionDiff:
         exclude: Any = None,  # noqa: ARG002
     ) -> dict[str, Any]:
         """Rich display: the diff document (JupyterLab's viewer), the page, the text."""
-        from symdebug.renderers.diff_notebook import diff_mime_bundle
-
         return diff_mime_bundle(self.facts, str(self))
 
     def __str__(self) -> str:
-        from symdebug.renderers.diff_text import render_diff_text
-
         return render_diff_text(self.facts)
 
     def __repr__(self) -> str:

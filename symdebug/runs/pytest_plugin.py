@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from symdebug.queries.budget import Budget
+from symdebug.queries.budget_text import budget_message
 
 if TYPE_CHECKING:
     from symdebug.live import LiveSession
@@ -158,8 +159,6 @@ class BudgetBlock:
 def check_budget(session: LiveSession, budget: Budget) -> None:
     """Raise :class:`CompileBudgetError` when ``session`` holds more than ``budget``."""
     __tracebackhide__ = True
-    from symdebug.queries.budget_text import budget_message
-
     message = budget_message(session.facts, budget)
     if message is not None:
         raise CompileBudgetError(_relative(message))
@@ -173,7 +172,8 @@ def _relative(message: str) -> str:
 @contextmanager
 def captured() -> Iterator[LiveSession]:
     """``symdebug.capture()``, its trace records kept out of pytest's captured logs."""
-    from symdebug.live import capture
+    # lazy: pytest loads this plugin in every run; torch loads when a test asks for a budget
+    from symdebug.live import capture  # noqa: PLC0415
 
     with _trace_records_dropped(), capture() as session:
         yield session

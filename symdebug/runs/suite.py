@@ -11,13 +11,18 @@ raises, crashes or times out is a row with its error; the others still run.
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from tqdm import tqdm
+
 from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.model.suite_types import SuiteFacts, WorkloadResult, suite_document
+from symdebug.renderers.suite_html import write_suite_html
+from symdebug.runs.suite_dask import on_dask
 from symdebug.runs.suite_files import (
     RESULTS,
     TIMEOUT,
@@ -29,7 +34,10 @@ from symdebug.runs.suite_files import (
 )
 from symdebug.runs.suite_local import read_row, run_local, stop
 
-__all__ = ["SuiteError", "run_suite", "write_outputs"]
+__all__ = ["HF_SUITE_FILE", "SuiteError", "run_suite", "write_outputs"]
+
+#: The built-in Hugging Face suite's workload file (``symdebug suite --hf``).
+HF_SUITE_FILE = str(Path(__file__).with_name("hf_suite.py"))
 
 
 def _pooled(suite: Suite, todo: list[Workload], jobs: int) -> Iterator[WorkloadResult]:
@@ -50,8 +58,6 @@ def _pooled(suite: Suite, todo: list[Workload], jobs: int) -> Iterator[WorkloadR
 def _dask(
     suite: Suite, todo: list[Workload], address: str, timeout: float
 ) -> Iterator[WorkloadResult]:
-    from symdebug.runs.suite_dask import on_dask  # distributed is imported only for --dask
-
     return on_dask(suite, todo, address, timeout)
 
 
@@ -72,8 +78,6 @@ def _finished(suite: Suite) -> dict[str, WorkloadResult]:
 def _progress(
     rows: Iterable[WorkloadResult], total: int, done: int, shown: bool
 ) -> Iterator[WorkloadResult]:
-    from tqdm import tqdm
-
     with tqdm(total=total, initial=done, unit="workload", desc="suite", disable=not shown) as bar:
         for row in rows:
             bar.set_postfix_str(f"{row.name}{' (error)' if row.error else ''}", refresh=False)
@@ -90,10 +94,6 @@ def _torch_version() -> str:
 
 def write_outputs(facts: SuiteFacts, out: Path) -> Path:
     """``suite.json`` and ``index.html`` (the viewer's matrix); return the index's path."""
-    import json
-
-    from symdebug.renderers.suite_html import write_suite_html
-
     document = json.dumps(suite_document(facts), indent=2, ensure_ascii=False)
     (out / "suite.json").write_text(document + "\n", encoding="utf-8")
     return write_suite_html(facts, out / "index.html")

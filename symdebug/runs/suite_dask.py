@@ -9,6 +9,7 @@ alike wherever they ran.
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,6 @@ def remote_workload(
     Returns the row and the report's bytes; the folder is gone afterwards.  The workload
     file keeps its name, so rows are alike wherever they ran.
     """
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="symdebug-suite-") as folder:
         root = Path(folder)
         for relative, text in sources.items():
@@ -76,7 +75,8 @@ def on_dask(
 
 def _rows(suite: Suite, todo: list[Workload], client: Any) -> Iterator[WorkloadResult]:
     """The workloads submitted to ``client``, rows as they finish; the client closed after."""
-    from distributed import as_completed
+    # lazy: distributed is an optional dependency, for --dask only
+    from distributed import as_completed  # noqa: PLC0415
 
     completed: Any = as_completed  # distributed ships no type hints
     try:

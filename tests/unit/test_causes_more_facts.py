@@ -23,7 +23,7 @@ from symdebug.model.types import (
 from symdebug.model.values import Source
 from symdebug.processors.causes import classify_specializations, framework_cause
 from symdebug.processors.fixes import suggest_fixes
-from symdebug.processors.recompiles import link_recompiles
+from symdebug.processors.recompiles import link_recompiles, name_compiles
 from symdebug.torchtext.guard_tree import parse_guard_tree
 from symdebug.torchtext.reasons import identity_change, parse_reason
 
@@ -94,8 +94,9 @@ def _facts(reason: str, *, name: str = "forward") -> Facts:
 
 
 def _fixed(facts: Facts) -> None:
-    link_recompiles(facts)
-    suggest_fixes(facts)
+    name_compiles(facts).apply()
+    link_recompiles(facts).apply()
+    suggest_fixes(facts).apply()
     for recompile in facts.recompiles:
         assert recompile.cause != "unknown" and recompile.fixes, recompile.reasons
         for fix in recompile.fixes:
@@ -193,7 +194,7 @@ def test_the_compile_at_the_limit_gets_its_frame_name_and_the_limit_fix() -> Non
     for compile_ in facts.compiles:
         compile_.dynamic, compile_.automatic_dynamic = False, False
     facts.specializations = [Specialization("L['x'].size()[0]", 3, "0/1")]
-    classify_specializations(facts)
+    classify_specializations(facts).apply()
     _fixed(facts)
     (recompile,) = facts.recompiles
     assert facts.compiles[2].name == "m" and recompile.cause == "dynamic_false"
@@ -212,5 +213,5 @@ def test_a_static_mark_decides_the_specialization() -> None:
     facts = Facts(compiles=[Compile("0/0", 0, 0, dynamic=False, marked_static=tree.marked_static)])
     facts.specializations = [Specialization("L['x'].size()[0]", 4, "0/0")]
     facts.symbols = [Symbol("s0", ["L['y'].size()[0]"], "0/0")]
-    classify_specializations(facts)
+    classify_specializations(facts).apply()
     assert facts.specializations[0].cause == "mark_static"

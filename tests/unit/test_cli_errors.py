@@ -37,6 +37,7 @@ def test_output_that_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "Is a directory" in err
 
 
+@pytest.mark.slow
 def test_reader_leaving_early_is_no_error() -> None:
     command = f"'{SYMDEBUG}' summary '{TRACES / 'multi_rank_logs'}' | head -1"
     done = subprocess.run(

@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+# Timeouts by design (seconds each): left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 RANKS = Path(__file__).resolve().parents[1] / "data" / "traces" / "multi_rank_logs"
 #: Seconds each command waits for the peer (``--dask-timeout``), and at most runs.
 WAIT = 2

@@ -320,7 +320,7 @@ def _session_facts() -> Facts:
 
 def test_equal_fixes_are_one_object_and_fix_is_the_first_ones_text() -> None:
     facts = _session_facts()
-    suggest_fixes(facts)
+    suggest_fixes(facts).apply()
     first = facts.guards[0].fixes[0]
     assert all(g.fixes[0] is first for g in facts.guards)
     assert all(g.fix == str(first) for g in facts.guards)
@@ -331,7 +331,7 @@ def test_equal_fixes_are_one_object_and_fix_is_the_first_ones_text() -> None:
 
 def test_fixes_round_trip_and_stay_shared() -> None:
     facts = _session_facts()
-    suggest_fixes(facts)
+    suggest_fixes(facts).apply()
     facts.guards[0].fixes[0].verified = True
     facts.guards[0].fixes[0].effect = "f: 3 -> 2 compiles"
     again = facts_from_json(facts_to_json(facts))
@@ -342,7 +342,7 @@ def test_fixes_round_trip_and_stay_shared() -> None:
 
 def test_an_older_documents_text_fixes_are_suggested_again() -> None:
     facts = _session_facts()
-    suggest_fixes(facts)
+    suggest_fixes(facts).apply()
     document = FactsSession(facts).to_json()
     import orjson
 
@@ -388,12 +388,12 @@ def test_a_recompile_that_made_several_inputs_dynamic_marks_them_together() -> N
         recompiles=[Recompile("0/1", "0/0", ["0/0: tensor 'k' size mismatch at index 1"])],
     )
     facts.recompiles[0].cause = "static_by_default"
-    suggest_fixes(facts)
+    suggest_fixes(facts).apply()
     first = facts.recompiles[0].fixes[0]
     assert first.settings == {DYNAMIC_SOURCES: "L['k']:1,L['v']:1"}
     assert ast.parse(first.code) and "(k.shape[1], v.shape[1])" in first.explanation
     facts.symbols[3].state = "static-by-default"  # one input only: its own mark says it
-    suggest_fixes(facts)
+    suggest_fixes(facts).apply()
     assert all("L['v']" not in str(f.settings) for f in facts.recompiles[0].fixes)
 
 

@@ -8,11 +8,11 @@ from symdebug.builders.graph_breaks_builder import build_graph_breaks, traceback
 from symdebug.events import CompileKey, Event
 from symdebug.model.serialize import facts_from_dict, facts_to_dict
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, InputDim, Symbol
-from symdebug.pipeline import BREAK_STEPS, PASSES, check_order
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.failures import settle_failed_breaks
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks, resume_name
+from symdebug.processors.pass_table import BREAK_STEPS, PASSES, check_order
 from symdebug.processors.symbols import settle_symbol_states
 
 PAYLOAD = """Graph break in user code at /src/enc.py:13
@@ -135,7 +135,7 @@ def _broken_facts() -> Facts:
 
 def test_resume_frames_and_lost_dynamism_are_linked() -> None:
     facts = _broken_facts()
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     (brk,) = facts.graph_breaks
     assert brk.resume_frames == ["torch_dynamo_resume_in_forward_at_13"]
     assert brk.resume_compiles == ["1/0"]
@@ -158,11 +158,11 @@ def test_resume_frames_and_lost_dynamism_are_linked() -> None:
 def test_a_skipped_frame_has_no_resume_frame_and_a_stack_slot_is_never_named() -> None:
     facts = _broken_facts()
     facts.graph_breaks[0].skipped = True
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     assert not facts.graph_breaks[0].resume_frames and not facts.graph_breaks[0].lost
     facts = _broken_facts()
     facts.compiles[1].inputs = [InputDim("L['___stack0'].size()[1]", 5, False)]
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     (fix,) = [f for f in facts.graph_breaks[0].fixes if f.kind == "setting"]
     assert "___" not in fix.code and fix.settings == {
         "torch._dynamo.config.assume_static_by_default": False
@@ -171,10 +171,10 @@ def test_a_skipped_frame_has_no_resume_frame_and_a_stack_slot_is_never_named() -
 
 def test_why_of_the_resume_input_names_the_break() -> None:
     facts = _broken_facts()
-    link_graph_breaks(facts)
-    settle_symbol_states(facts)
-    explain_sources(facts)
-    explain_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
+    settle_symbol_states(facts).apply()
+    explain_sources(facts).apply()
+    explain_graph_breaks(facts).apply()
     (h,) = [e for e in facts.explanations if e.source == "L['h'].size()[1]"]
     texts = [s.text for s in h.steps]
     assert any(
@@ -188,7 +188,7 @@ def test_the_passes_are_in_order_and_the_document_keeps_breaks() -> None:
     check_order(PASSES)
     assert PASSES[-1] is BREAK_STEPS
     facts = _broken_facts()
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     assert facts_from_dict(facts_to_dict(facts)).graph_breaks == facts.graph_breaks
     older = facts_to_dict(facts)
     older.update(schema_version=5)
@@ -207,7 +207,7 @@ def test_a_failure_torch_compiled_again_after_raised_and_skipped_nothing() -> No
     for graph_break in breaks:
         graph_break.skipped = True  # as the builder reads a failure without a skip reason
     facts = Facts(compiles=compiles, graph_breaks=breaks)
-    settle_failed_breaks(facts)
+    settle_failed_breaks(facts).apply()
     # frame 0 compiled again after 0/0 failed: fullgraph=True, both raised; frame 1 is unknown
     assert [(b.skipped, b.failed) for b in breaks] == [(False, True), (False, True), (True, False)]
 
@@ -217,12 +217,13 @@ def test_a_size_two_resume_inputs_hold_is_not_said_lost() -> None:
     facts = _broken_facts()
     resume = facts.compiles[1]
     resume.inputs.append(InputDim("L['h'].size()[2]", 5, False))
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     assert facts.graph_breaks[0].lost == []
     facts = _broken_facts()
     facts.compiles[1].inputs.append(InputDim("L['w'].size()[0]", "s1", True))
     facts.symbols.append(Symbol("s1", ["L['w'].size()[0]"], "1/0", hint=5))
-    link_graph_breaks(facts)  # a symbol of the resume compile holds 5: it may carry the size
+    # A symbol of the resume compile holds 5: it may carry the size.
+    link_graph_breaks(facts).apply()
     assert facts.graph_breaks[0].lost == []
 
 
@@ -240,5 +241,5 @@ def test_a_resume_frame_that_breaks_at_the_same_line_is_its_own_breaks_resume() 
             GraphBreak(cid, "numpy", user_frame=user, user_stack=[user]) for cid in ("0/0", "1/0")
         ],
     )
-    link_graph_breaks(facts)
+    link_graph_breaks(facts).apply()
     assert [b.resume_compiles for b in facts.graph_breaks] == [["1/0"], ["2/0"]]

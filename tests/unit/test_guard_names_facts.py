@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from symdebug.model.names import shown_name
 from symdebug.model.types import Callee, Compile, Facts, Frame, Guard, Recompile, Symbol
-from symdebug.processors.guard_names import guard_said, name_guards, name_read_facts
+from symdebug.pipeline import upgrade
+from symdebug.processors.guard_names import guard_said, name_guards
 from symdebug.processors.user_names import name_symbols
 from symdebug.renderers.console import render_summary
 
@@ -31,8 +32,8 @@ def _facts(*, wrapped: bool) -> Facts:
 
 
 def _named(facts: Facts) -> Facts:
-    name_symbols(facts)
-    name_guards(facts)
+    name_symbols(facts).apply()
+    name_guards(facts).apply()
     return facts
 
 
@@ -66,8 +67,7 @@ def test_summary_shows_both_names() -> None:
 
 
 def test_facts_read_without_names_are_named() -> None:
-    facts = _facts(wrapped=False)
-    name_read_facts(facts)
+    facts = upgrade(_facts(wrapped=False))
     assert facts.guards[0].user_expr == "x.shape[0] > 4"
     assert facts.symbols[0].user_names == ["x.shape[0]"]
     assert facts.recompiles[0].user_names == ["self.k", ""]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TRACES = Path(__file__).resolve().parents[1] / "data" / "traces"
 HEAVY = ("torch", "sympy", "numpy", "networkx", "IPython")
 
@@ -30,6 +32,7 @@ print("TORCH", "torch" in sys.modules)
 """
 
 
+@pytest.mark.slow
 def test_reading_logs_imports_no_torch(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", OFFLINE, str(tmp_path)],

@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
+
 import pytest
 
 from symdebug.events import CompileKey, Event, EventStream
 from symdebug.model.code_types import FxNode, GraphCode, Kernel, SpecializedDim
-from symdebug.model.types import Compile, Facts, Frame, Guard, Specialization, Symbol
-from symdebug.pipeline import PASSES, Pass, build, check_order, enrich
+from symdebug.model.types import (
+    Callee,
+    Compile,
+    Facts,
+    Frame,
+    GraphBreak,
+    Guard,
+    Specialization,
+    Symbol,
+)
+from symdebug.pipeline import build, enrich, facts_of_compiles, stale_passes, upgrade
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
+from symdebug.processors.pass_table import (
+    EXPLAINING,
+    FIXES,
+    NAMING_GUARDS,
+    NAMING_SYMBOLS,
+    PASSES,
+    Pass,
+    check_order,
+    passes,
+)
 from symdebug.processors.recompiles import link_recompiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
+from symdebug.processors.writes import Writes
+from symdebug.torchtext.source_text import sources_read
+from symdebug.tracefile.reader import read_trace_file
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+LOGS = sorted(p for p in DATA.rglob("*") if p.name.endswith((".log", ".log.gz")))
 
 USER = Frame("/src/model.py", 7, "forward", "y = x.view(x.shape[0] // 2, -1)")
 BRANCH = Frame("/src/model.py", 9, "forward", "if x.shape[0] > 4:")
@@ -23,8 +51,9 @@ VIEW_META = Frame("/torch/_refs/__init__.py", 3900, "_reshape_view_helper")
 INDUCTOR = Frame("/torch/_inductor/kernel/conv.py", 497, "conv_layout")
 
 
-def _noop(facts: Facts) -> None:
+def _noop(facts: Facts) -> Writes:
     del facts
+    return Writes()
 
 
 def _facts() -> Facts:
@@ -68,13 +97,13 @@ def test_declared_order_holds_and_a_wrong_order_is_refused() -> None:
 
 def test_fx_nodes_are_inferred_before_causes_and_skip_branches() -> None:
     facts = _facts()
-    attach_guard_sources(facts)
+    attach_guard_sources(facts).apply()
     assert facts.guards[0].sources == ["L['x'].size()[0]"]
-    link_fx_nodes(facts)
+    link_fx_nodes(facts).apply()
     view, branch = facts.guards
     assert (view.fx_node, view.fx_node_target, view.fx_node_inferred) == ("view", "view", True)
     assert branch.fx_node is None  # a branch makes no node
-    classify_guards(facts)
+    classify_guards(facts).apply()
     assert (view.cause, branch.cause) == ("op_requirement", "user_branch")
 
 
@@ -92,7 +121,7 @@ def test_guard_causes_from_the_compiler_phase() -> None:
         ),
         Guard("0/0#3", "Eq(s3, 3)", "0/0", phase="dynamo"),
     ]
-    classify_guards(facts)
+    classify_guards(facts).apply()
     assert [g.cause for g in facts.guards] == ["inductor", "backward", "int_specialized", "unknown"]
 
 
@@ -105,7 +134,7 @@ def test_specialization_causes() -> None:
         Specialization("L['x'].size()[0]", 1, "0/1"),
         Specialization("L['n']", 3, "0/0", kind="int"),
     ]
-    classify_specializations(facts)
+    classify_specializations(facts).apply()
     assert [s.cause for s in facts.specializations] == [
         "static_by_default",
         "zero_one",
@@ -122,7 +151,7 @@ def test_recompile_links_the_failed_specialization_and_its_source() -> None:
         Specialization("L['x'].size()[0]", 8, "0/0", cause="static_by_default")
     ]
     facts.symbols = [Symbol("s0", ["L['x'].size()[0]"], "0/1", hint=6)]
-    link_recompiles(facts)
+    link_recompiles(facts).apply()
     (recompile,) = facts.recompiles
     assert (recompile.failed_entry, recompile.cause) == ("0/0", "static_by_default")
     assert recompile.specialization is facts.specializations[0]
@@ -134,7 +163,7 @@ def test_recompile_after_reset_names_entries_of_its_generation() -> None:
         compiles=[Compile("0/0@1", 0, 0, generation=1), Compile("0/1@1", 0, 1, generation=1)]
     )
     facts.compiles[1].recompile_reasons = ["0/0: L['n'] == 2"]
-    link_recompiles(facts)
+    link_recompiles(facts).apply()
     assert facts.recompiles[0].failed_entry == "0/0@1"
 
 
@@ -143,7 +172,7 @@ def test_states_fixes_and_explanations() -> None:
     facts.specializations = [
         Specialization("L['x'].size()[1]", 4, "0/0", cause="static_by_default")
     ]
-    settle_symbol_states(facts)
+    settle_symbol_states(facts).apply()
     constant = facts.symbols[-1]
     assert (constant.sources, constant.state, constant.hint) == (
         ["L['x'].size()[1]"],
@@ -157,7 +186,7 @@ def test_states_fixes_and_explanations() -> None:
         suggest_fixes,
         explain_sources,
     ):
-        step(facts)
+        step(facts).apply()
     assert "mark_dynamic(x, 1)" in (constant.fix or "")
     by_source = {e.source: e for e in facts.explanations}
     dim1 = by_source["L['x'].size()[1]"]
@@ -185,11 +214,13 @@ def test_kernels_and_baked_in_dims() -> None:
         )
     ]
     facts.kernels = [Kernel("0/0", "cpp_fused_0", "0_forward", "cpp", nodes=["conv2d"])]
-    dim = SpecializedDim("L['w'].size()[0]", "s15", 4, "L_w_")
-    facts.graph_code = [GraphCode("0/0", "0_forward", specialized_dims=[dim])]
-    link_kernels(facts)
-    explain_specialized_dims(facts)
+    built = SpecializedDim("L['w'].size()[0]", "s15", 4, "L_w_")
+    facts.graph_code = [GraphCode("0/0", "0_forward", specialized_dims=[built])]
+    link_kernels(facts).apply()
+    explain_specialized_dims(facts).apply()
     assert facts.guards[0].kernel == "cpp_fused_0"
+    (dim,) = facts.graph_code[0].specialized_dims
+    assert built.guard is None  # the pass made a new dim: the one built is as built
     assert (dim.guard, dim.cause) == ("0/0#0", "inductor")
     assert "conv.py:497" in dim.explanation
 
@@ -226,14 +257,14 @@ def test_an_equality_pins_a_size_before_a_bound_does() -> None:
 
 
 def test_a_failing_pass_costs_its_facts_only_unless_strict(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(facts: Facts) -> None:
+    def broken(facts: Facts) -> Writes:
         raise TypeError("argument of type 'float' is not iterable")
 
-    def counted(facts: Facts) -> None:
-        facts.capture_errors += 1
+    def counted(facts: Facts) -> Writes:
+        return Writes().put(facts, "capture_errors", facts.capture_errors + 1)
 
     steps = [Pass("broken", broken, frozenset(), frozenset())]
-    steps.append(Pass("after", counted, frozenset(), frozenset()))
+    steps.append(Pass("after", counted, frozenset(), frozenset({"capture_errors"})))
     monkeypatch.setenv("SYMDEBUG_STRICT", "0")
     facts = enrich(Facts(), steps)
     assert facts.problems == {"bad_pass": 1} and facts.capture_errors == 1
@@ -241,3 +272,90 @@ def test_a_failing_pass_costs_its_facts_only_unless_strict(monkeypatch: pytest.M
     monkeypatch.setenv("SYMDEBUG_STRICT", "1")
     with pytest.raises(TypeError):
         enrich(Facts(), steps)
+
+
+def test_a_field_no_fact_has_is_refused_when_the_pass_is_made() -> None:
+    with pytest.raises(ValueError, match=r"guards\.casue"):
+        Pass("typo", _noop, frozenset({"guards.casue"}), frozenset())
+    with pytest.raises(ValueError, match="gaurds"):
+        Pass("typo", _noop, frozenset(), frozenset({"gaurds.cause"}))
+    with pytest.raises(ValueError, match=r"guards\.user_frame"):  # a property, not a field
+        Pass("property", _noop, frozenset({"guards.user_frame"}), frozenset())
+    Pass("real", _noop, frozenset({"guards.cause", "recompiles", "file_names"}), frozenset())
+
+
+def test_a_write_the_pass_does_not_declare_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def sneaky(facts: Facts) -> Writes:
+        return Writes().set("cause", facts.guards, ["user_branch"] * len(facts.guards))
+
+    steps = [Pass("sneaky", sneaky, frozenset(), frozenset({"guards.fix"}))]
+    monkeypatch.setenv("SYMDEBUG_STRICT", "0")
+    facts = enrich(_facts(), steps)
+    assert facts.problems == {"bad_pass": 1} and {g.cause for g in facts.guards} == {"unknown"}
+    assert "guards.cause" in facts.problem_examples[0]
+    monkeypatch.setenv("SYMDEBUG_STRICT", "1")
+    with pytest.raises(ValueError, match="does not declare"):
+        enrich(_facts(), steps)
+
+
+def _wrapped_and_broken() -> Facts:
+    """A wrapper's compile (the user's ``x`` is ``args[0]``): a size made static, a break."""
+    callee = Callee("M.forward", "/w/m.py", 3, {"L['args'][0]": "x"})
+    line = Frame("/w/m.py", 4, "forward", 'print("halfway")')
+    return Facts(
+        compiles=[
+            Compile("0/0", 0, 0, name="inner", filename="/w/m.py", dynamic=False, callee=callee)
+        ],
+        specializations=[Specialization("L['args'][0].size()[0]", 8, "0/0")],
+        graph_breaks=[
+            GraphBreak(
+                "0/0",
+                "Failed to trace builtin operator",
+                "  Explanation: Dynamo does not know how to trace builtin operator `print`",
+                user_frame=line,
+                user_stack=[line],
+            )
+        ],
+    )
+
+
+def _log_facts(log: Path) -> Facts:
+    return facts_of_compiles(read_trace_file(log))
+
+
+def _run_unchanged(facts: Facts) -> Facts:
+    """Every pass (cell names too) on ``facts``; each must leave what it read as it was."""
+    cell = next((c.filename for c in facts.compiles if c.filename), "/w/m.py")
+    with sources_read(False):
+        for step in passes({cell: "Cell [1]"}):
+            before = copy.deepcopy(facts)
+            writes = step.run(facts)
+            assert facts == before, f"pass {step.name!r} changed the facts it was given"
+            writes.apply()
+    return facts
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda log: str(log.relative_to(DATA)))
+def test_no_pass_changes_the_facts_of_a_log(log: Path) -> None:
+    _run_unchanged(_log_facts(log))
+
+
+def test_no_pass_changes_a_wrappers_facts_or_a_breaks() -> None:
+    facts = _run_unchanged(_wrapped_and_broken())
+    (spec,) = facts.specializations
+    assert spec.fix is not None and "(x, 0)" in spec.fix  # the fixes were renamed
+    assert facts.graph_breaks[0].fixes  # the break was linked
+    assert facts.compiles[0].filename == "Cell [1]"  # and the cell named
+
+
+def test_an_old_document_gets_the_passes_it_lacks_through_the_runner() -> None:
+    facts = _facts()
+    for step in (attach_guard_sources, classify_guards):
+        step(facts).apply()
+    facts.guards[0].fix = "torch._dynamo.mark_dynamic(x, 0)"  # v4 and older: fixes were text
+    wanted = [FIXES, NAMING_SYMBOLS, NAMING_GUARDS, EXPLAINING]
+    assert stale_passes(facts) == wanted  # in the pipeline's order
+    upgraded = upgrade(facts)
+    assert upgraded is facts and facts.guards[0].fixes and facts.explanations
+    assert facts.guards[1].user_expr == "x.shape[0] > 4"
+    assert stale_passes(facts) == []  # as a new document: nothing to run again

@@ -21,7 +21,7 @@ def _frame(generation: int, count: int) -> list[Compile]:
 def test_a_reset_frame_s_reasons_name_its_own_generation() -> None:
     """The same texts after ``torch._dynamo.reset()`` name the new generation's entries."""
     facts = Facts(compiles=[*_frame(0, 4), *_frame(1, 3), *_frame(0, 2)])
-    link_recompiles(facts)
+    link_recompiles(facts).apply()
     named = [(r.compile_id, r.failed_entry, r.failed_entries) for r in facts.recompiles]
     assert named == [
         ("0/1", "0/0", ["0/0"]),

@@ -62,6 +62,7 @@ def test_each_trace_session_reads_as_a_whole_parse_does(
         assert facts_from_json(json.dumps(json.loads(text), indent=2)) == expected, name
 
 
+@pytest.mark.slow
 def test_a_session_of_many_guards_loads_from_its_file_as_a_whole_parse(
     saved: dict[str, str], tmp_path: Path
 ) -> None:

@@ -26,6 +26,9 @@ class NoTorch:
 sys.meta_path.insert(0, NoTorch())
 import pytest
 
+# A pytest subprocess collecting the whole tier: run by `make test`, not `make test-fast`.
+pytestmark = pytest.mark.slow
+
 # Collected only, so its asserts need no rewriting (it costs seconds).
 options = ["--collect-only", "-q", "--assert=plain", "-p", "no:cacheprovider"]
 sys.exit(pytest.main([*options, sys.argv[1]]))
