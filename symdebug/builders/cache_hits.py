@@ -16,8 +16,6 @@ from collections.abc import Iterable
 from symdebug.builders.compile_events import CompileEvents
 from symdebug.events import Event
 
-#: ``Guard.origin`` of a guard a compile cache replayed.
-FROM_CACHE = "cache"
 _FX_HIT = "artifact:fx_graph_cache_hit"
 _AOT_HIT = "artifact:aotautograd_cache_hit"
 #: Where an AOTAutograd hit replays from: after Dynamo's graph (no AOT tracing follows).

@@ -6,10 +6,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from symdebug.builders.cache_hits import FROM_CACHE, replayed_events
+from symdebug.builders.cache_hits import replayed_events
 from symdebug.builders.compile_events import CompileEvents
 from symdebug.builders.export_builder import export_user_stack
 from symdebug.events import SHAPE_ENV, Event
+from symdebug.model.compiler_guards import FROM_CACHE
 from symdebug.model.types import Frame, Guard
 from symdebug.model.values import CompileId, GuardStatus
 from symdebug.torchtext.frames import is_torch_file

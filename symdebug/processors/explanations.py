@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from symdebug.model.compiler_guards import compiler_guard_note
 from symdebug.model.index import FactIndex
 from symdebug.model.names import renamed
 from symdebug.model.types import (
@@ -22,7 +23,6 @@ from symdebug.model.types import (
     WhyStep,
 )
 from symdebug.model.values import Source
-from symdebug.processors.compiler_guards import compiler_guard_note
 from symdebug.processors.writes import Writes
 from symdebug.torchtext.own_code import library_of, user_line
 

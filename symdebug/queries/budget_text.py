@@ -13,12 +13,12 @@ from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
 
 from symdebug.fixes.fix_text import fix_lines
+from symdebug.fixes.guard_text import guard_text
 from symdebug.model.index import FactIndex
 from symdebug.model.library_paths import library_path
 from symdebug.model.names import frame_title, input_names, user_name
 from symdebug.model.types import Compile, Facts, Fix, Frame, GraphBreak, Recompile, Specialization
 from symdebug.model.values import posix_path
-from symdebug.processors.guard_names import guard_text
 from symdebug.queries.budget import Budget, BudgetKind, Counted, Excess, excesses
 from symdebug.torchtext.break_frames import compiled_frames
 from symdebug.torchtext.own_code import is_own_code, library_of, user_line

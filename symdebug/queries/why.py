@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symdebug.fixes.fix_text import fix_lines
+from symdebug.fixes.guard_text import guard_said, guard_text
 from symdebug.graph_paths import path_to_user_line
+from symdebug.model.compiler_guards import compiler_guard_note
 from symdebug.model.definitions import FrameKey, firsts_by_frame, frame_key, frame_label
 from symdebug.model.index import FactIndex
 from symdebug.model.names import input_names, sources_named
@@ -28,9 +30,7 @@ from symdebug.model.types import (
     SourceExplanation,
 )
 from symdebug.model.values import Cause, CompileId, Source, SymbolState
-from symdebug.processors.compiler_guards import compiler_guard_note
 from symdebug.processors.graph_break_steps import DATA_DEPENDENT, break_step
-from symdebug.processors.guard_names import guard_said, guard_text
 from symdebug.torchtext.own_code import library_of, user_line
 from symdebug.torchtext.reasons import first_reason_line
 

@@ -9,13 +9,13 @@ from collections import Counter
 from itertools import groupby
 
 from symdebug.fixes.fix_text import fix_lines
+from symdebug.fixes.guard_text import guard_said
+from symdebug.model.compiler_guards import COMPILER_GUARD_SAID
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.index import FactIndex
 from symdebug.model.names import frame_title
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, Guard, Symbol
 from symdebug.model.words import counted, totals
-from symdebug.processors.compiler_guards import COMPILER_GUARD_SAID
-from symdebug.processors.guard_names import guard_said
 from symdebug.torchtext.own_code import library_of, user_line
 from symdebug.torchtext.reasons import first_reason_line
 

@@ -17,7 +17,7 @@ import torch
 from test_report_browser import SHOTS, WAIT_MS, open_report
 
 import symdebug
-from symdebug.processors.compiler_guards import COMPILER_GUARD_SAID
+from symdebug.model.compiler_guards import COMPILER_GUARD_SAID
 
 expect = pytest.importorskip("playwright.sync_api").expect
 expect.set_options(timeout=WAIT_MS)

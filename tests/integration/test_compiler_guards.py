@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.processors.compiler_guards import COMPILER_GUARD_SAID
+from symdebug.model.compiler_guards import COMPILER_GUARD_SAID
 
 VIEWER_WORDS = Path(__file__).resolve().parents[2] / "extension" / "src" / "compiler_guards.ts"
 BACKWARD = COMPILER_GUARD_SAID["backward"]

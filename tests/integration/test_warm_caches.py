@@ -14,9 +14,8 @@ import pytest
 import torch
 
 import symdebug
-from symdebug.builders.cache_hits import FROM_CACHE
+from symdebug.model.compiler_guards import FROM_CACHE, FROM_CACHE_SAID
 from symdebug.model.types import Guard
-from symdebug.processors.compiler_guards import FROM_CACHE_SAID
 
 VIEWER_WORDS = Path(__file__).resolve().parents[2] / "extension" / "src" / "compiler_guards.ts"
 

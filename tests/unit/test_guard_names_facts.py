@@ -4,10 +4,11 @@ wrapper's), nothing where only Dynamo names it, and the summary saying both."""
 
 from __future__ import annotations
 
+from symdebug.fixes.guard_text import guard_said
 from symdebug.model.names import shown_name
 from symdebug.model.types import Callee, Compile, Facts, Frame, Guard, Recompile, Symbol
 from symdebug.pipeline import upgrade
-from symdebug.processors.guard_names import guard_said, name_guards
+from symdebug.processors.guard_names import name_guards
 from symdebug.processors.user_names import name_symbols
 from symdebug.renderers.console import render_summary
 

@@ -9,8 +9,10 @@ no FX node of the Dynamo graph.  ``print(s)``, ``why()`` and the viewer
 
 from __future__ import annotations
 
-from symdebug.builders.cache_hits import FROM_CACHE
 from symdebug.model.types import Guard
+
+#: ``Guard.origin`` of a guard a compile cache replayed (``builders/cache_hits.py`` marks them).
+FROM_CACHE = "cache"
 
 #: Each compiler cause: what its guards are and when they matter.
 COMPILER_GUARD_SAID: dict[str, str] = {
