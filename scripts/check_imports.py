@@ -2,10 +2,12 @@
 
 Run by ``make lint``; exits 1 and names the offenders.
 
-1. **No cycle** among symdebug's modules.  An edge is any import of a symdebug module that
-   runs, at module level or inside a function; imports under ``if TYPE_CHECKING:`` never
-   run and are not edges.  ``from symdebug.pkg import name`` imports the module
-   ``symdebug.pkg.name`` when there is one, else ``symdebug.pkg`` (its ``__init__``).
+1. **No cycle** among symdebug's modules.  An edge is any import of a symdebug module, at
+   module level, inside a function, or under ``if TYPE_CHECKING:`` (such an import never
+   runs, but two modules that name each other's types are still one module split in two:
+   a protocol of what one reads of the other ends the loop).
+   ``from symdebug.pkg import name`` imports the module ``symdebug.pkg.name`` when there
+   is one, else ``symdebug.pkg`` (its ``__init__``).
    Importing ``symdebug.a.b`` runs ``symdebug/a/__init__.py`` first, so it is an edge to
    every package on the way too, except the packages that enclose the importer: Python
    ran their ``__init__`` before the importer itself, so that implicit edge closes no loop.
@@ -168,18 +170,19 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _running_imports(
-    nodes: Iterable[ast.AST], in_function: bool = False
+def _imports(
+    nodes: Iterable[ast.AST], *, types: bool, in_function: bool = False
 ) -> Iterator[tuple[ImportNode, bool]]:
-    """Each import that runs, and whether it sits inside a function."""
+    """Each import that runs (and with ``types``, each for type checkers only), and whether
+    it sits inside a function."""
     for node in nodes:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            yield from _running_imports(node.orelse, in_function)  # the body never runs
+        if isinstance(node, ast.If) and _is_type_checking(node) and not types:
+            yield from _imports(node.orelse, types=types, in_function=in_function)
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)) or _is_dynamic_import(node):
             yield node, in_function
         inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        yield from _running_imports(ast.iter_child_nodes(node), inner)
+        yield from _imports(ast.iter_child_nodes(node), types=types, in_function=inner)
 
 
 def _lazy_reason(lines: list[str], line: int) -> str:
@@ -191,8 +194,11 @@ def _lazy_reason(lines: list[str], line: int) -> str:
     return ""
 
 
-def scan(package_dir: Path) -> tuple[list[Edge], list[LazyImport]]:
-    """Every import edge among the package's modules, and the imports hidden in functions."""
+def scan(package_dir: Path, *, types: bool = True) -> tuple[list[Edge], list[LazyImport]]:
+    """Every import edge among the package's modules, and the imports hidden in functions.
+
+    With ``types`` false, the imports under ``if TYPE_CHECKING:`` are left out.
+    """
     modules = module_files(package_dir)
     known = set(modules)
     edges: list[Edge] = []
@@ -202,7 +208,7 @@ def scan(package_dir: Path) -> tuple[list[Edge], list[LazyImport]]:
         lines = text.splitlines()
         tree = ast.parse(text, str(path))
         literals = _module_literals(tree)
-        for node, in_function in _running_imports(tree.body):
+        for node, in_function in _imports(tree.body, types=types):
             targets = _imported(node, module, path, known, literals)
             for target in targets:
                 edges.extend(
@@ -291,7 +297,7 @@ def import_cycles(package_dir: Path) -> list[Cycle]:
 
 def lazy_import_problems(package_dir: Path, budget: int = MAX_LAZY) -> list[str]:
     """What is wrong with the imports hidden in functions: too many, or one without reason."""
-    _, lazy = scan(package_dir)
+    _, lazy = scan(package_dir, types=False)
     problems = [
         f"{item.path.relative_to(package_dir.parent)}:{item.line}: import inside a function "
         f"without a '{LAZY_MARK} <reason>' comment on its line or the line above"
@@ -324,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem)
         failed = True
     if args.list:
-        for item in scan(args.package)[1]:
+        for item in scan(args.package, types=False)[1]:
             print(f"{item.path.relative_to(args.package.parent)}:{item.line}: {item.reason}")
     return 1 if failed else 0
 

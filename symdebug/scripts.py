@@ -16,9 +16,10 @@ from pathlib import Path
 
 from symdebug.live.hunt import run_hunt
 from symdebug.live.plan_search import search_fixes
-from symdebug.live.plan_types import Candidate, FixPlan
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import Replay, compile_errors, compiles_per_frame
 from symdebug.live.script_process import SameInput, run_child
+from symdebug.live.trials import Candidate
 from symdebug.loading import load_trace
 from symdebug.model.types import Facts
 from symdebug.queries.hunt import Hunt

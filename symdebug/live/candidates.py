@@ -21,8 +21,8 @@ from symdebug.live.changes import (
     setting_change,
 )
 from symdebug.live.fix_context import FixContext
-from symdebug.live.plan_types import Candidate, NotTried
 from symdebug.live.rewrite_changes import rewrite_change
+from symdebug.live.trials import Candidate, NotTried
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Compile, Facts
 from symdebug.queries.constants import constants

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from symdebug.live.plan_search import MAX_REPLAYS, search_fixes
-from symdebug.live.plan_types import Candidate, FixPlan
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
+from symdebug.live.trials import Candidate
 from symdebug.live.verdicts import KeepsVerdicts, apply_verdicts, verdicts_of
 
 if TYPE_CHECKING:

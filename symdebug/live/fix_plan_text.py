@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from symdebug.live.changes import Change
+from symdebug.live.trials import PlanRecord, Trial
 from symdebug.model.words import counted
 
-if TYPE_CHECKING:
-    from symdebug.live.changes import Change
-    from symdebug.live.plan_types import FixPlan, Trial
 
-
-def _verdict(plan: FixPlan) -> str:
+def _verdict(plan: PlanRecord) -> str:
     if plan.verified:
         note = f": {plan.outputs_note}" if plan.outputs_note else ""
         compared = ", same outputs" if plan.outputs_compared else f" (outputs not compared{note})"
@@ -22,7 +18,7 @@ def _verdict(plan: FixPlan) -> str:
     return "no change tried removed a recompile without a new error"
 
 
-def _table(plan: FixPlan) -> list[str]:
+def _table(plan: PlanRecord) -> list[str]:
     frames = list(dict.fromkeys([*plan.before, *plan.after]))
     width = max([len(f) for f in frames] + [len("frame")])
     rows = [f"  {'frame':<{width}}  before  after"]
@@ -61,7 +57,7 @@ def change_text(change: Change) -> list[str]:
     return [change.code]
 
 
-def plan_code(plan: FixPlan) -> str:
+def plan_code(plan: PlanRecord) -> str:
     """Every verified change, in order, as the user writes it (rewrites as diffs)."""
     if not plan.changes:
         return ""
@@ -69,7 +65,7 @@ def plan_code(plan: FixPlan) -> str:
     return "\n".join(["import torch", *body])
 
 
-def plan_text(plan: FixPlan) -> str:
+def plan_text(plan: PlanRecord) -> str:
     """The whole plan, as ``str(plan)`` prints it."""
     lines = [f"Fix plan: {_verdict(plan)}"]
     if plan.changes:

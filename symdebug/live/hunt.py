@@ -14,9 +14,9 @@ from typing import Any
 
 from symdebug.live.candidates import FLOATS, frame_ref
 from symdebug.live.changes import Change, Mark, setting_change
-from symdebug.live.plan_types import Candidate
 from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
 from symdebug.live.replay_search import Search
+from symdebug.live.trials import Candidate
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import Facts
 from symdebug.queries.constants import Constant, constants

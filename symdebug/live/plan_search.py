@@ -13,9 +13,10 @@ from collections.abc import Callable
 
 from symdebug.live.candidates import plan_candidates
 from symdebug.live.changes import combined
-from symdebug.live.plan_types import Candidate, FixPlan, NotTried, Trial
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import Replay
 from symdebug.live.replay_search import Runner, Search
+from symdebug.live.trials import Candidate, NotTried, Trial
 from symdebug.model.types import Facts
 
 MAX_REPLAYS = 12

@@ -1,53 +1,25 @@
-"""What a fix-plan search finds: each candidate's trial, the fixes not tried, the plan.
+"""The fix plan the user holds: what the search measured, applied as a block, as text and code.
 
-Shared by the search (:mod:`symdebug.live.plan_search`), the candidates
-(:mod:`symdebug.live.candidates`), the verdicts (:mod:`symdebug.live.verdicts`) and the
-plan's text (:mod:`symdebug.live.fix_plan_text`): here, none imports another for them.
+Its fields are a :class:`~symdebug.live.trials.PlanRecord`, which the plan's text
+(:mod:`symdebug.live.fix_plan_text`) reads: so the text needs nothing of this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from symdebug.live.apply_changes import changes_applied
-from symdebug.live.changes import Change, settings_of
+from symdebug.live.changes import settings_of
 from symdebug.live.fix_plan_text import plan_code, plan_text
-from symdebug.live.replay import Replay
+from symdebug.live.trials import PlanRecord
 from symdebug.model.readable import pretty_text, short_repr
-from symdebug.model.types import Fix
-
-#: One candidate: the changes a replay makes together.
-Candidate = tuple[Change, ...]
 
 
 @dataclass
-class Trial:
-    """One candidate and what replaying with it measured."""
-
-    changes: Candidate
-    replay: Replay
-    better: bool
-    why_not: str = ""
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        """The candidate's torch settings."""
-        return settings_of(self.changes)
-
-
-@dataclass
-class NotTried:
-    """A fix no replay could apply, and why (a change in the caller, an odd branch)."""
-
-    fix: Fix
-    why: str
-
-
-@dataclass
-class FixPlan:
+class FixPlan(PlanRecord):
     """The verified changes for a workload, with the compiles before and after.
 
     Attributes
@@ -70,17 +42,6 @@ class FixPlan:
     not_tried
         The fixes no replay could apply, each with why.
     """
-
-    changes: list[Change]
-    before: dict[str, int]
-    after: dict[str, int]
-    errors_before: list[str]
-    errors_after: list[str]
-    verified: bool
-    outputs_compared: bool = True
-    outputs_note: str = ""
-    tried: list[Trial] = field(default_factory=list)
-    not_tried: list[NotTried] = field(default_factory=list)
 
     @property
     def settings(self) -> dict[str, Any]:

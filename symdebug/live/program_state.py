@@ -36,7 +36,7 @@ from symdebug.predict.arguments import (
 from symdebug.predict.predict import READ_FROM, ProgramReader, frame_compiles
 
 if TYPE_CHECKING:
-    from symdebug.live.live_capture import LiveCapture
+    from symdebug.live.program_view import ProgramView
 
 _METHODS = frozenset({"size", "stride", "dim", "storage_offset"})
 #: How a prefixed source reads its object: its length, its rank, or the object itself.
@@ -52,7 +52,7 @@ _PREFIXES: dict[str, Callable[[Any], Any]] = {
 _Step = tuple[str, Any]
 
 
-def receiver_of_frame(live: LiveCapture, compiles: Sequence[Any]) -> Any:
+def receiver_of_frame(live: ProgramView, compiles: Sequence[Any]) -> Any:
     """The one ``self`` a frame's compiles were made for, while it lives; else None.
 
     Two modules of one class share their forward's entries: when the compiles saw different
@@ -61,7 +61,7 @@ def receiver_of_frame(live: LiveCapture, compiles: Sequence[Any]) -> Any:
     return _only(obj for c in compiles if (obj := _of(live, c)) is not None)
 
 
-def globals_of_frame(live: LiveCapture, compiles: Sequence[Any]) -> Mapping[str, Any] | None:
+def globals_of_frame(live: ProgramView, compiles: Sequence[Any]) -> Mapping[str, Any] | None:
     """The module globals the frame's compiles read (one dict for one code), or None."""
     ids = {c.torch_id for c in compiles}
     found: Mapping[str, Any] | None = _only(
@@ -76,7 +76,7 @@ def _only(objects: Iterable[Any]) -> Any:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _of(live: LiveCapture, compile_: Any) -> Any:
+def _of(live: ProgramView, compile_: Any) -> Any:
     """The compile's ``self``: read at its graph, else as it started (no graph to read at)."""
     for seen in (live.handler.receivers, live.handler.started_receivers):
         refs = [ref for torch_id, ref in seen if torch_id == compile_.torch_id]
@@ -87,7 +87,7 @@ def _of(live: LiveCapture, compile_: Any) -> Any:
     return None
 
 
-def program_reader(live: LiveCapture, frame: str | int | None) -> ProgramReader:
+def program_reader(live: ProgramView, frame: str | int | None) -> ProgramReader:
     """Reads, at each prediction, the module the frame was compiled for and torch's state."""
 
     def read(sources: Sequence[str], call: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from tqdm import tqdm
 
 from symdebug.live.changes import candidate_key
 from symdebug.live.outputs import outputs_match
-from symdebug.live.plan_types import Candidate, Trial
 from symdebug.live.replay import Replay
+from symdebug.live.trials import Candidate, Trial
 from symdebug.model.words import counted
 
 #: One run of the user's calls under a candidate (in a forked child or a fresh process).

@@ -26,7 +26,7 @@ from symdebug.predict.arguments import is_named_source
 from symdebug.predict.predict import Prediction, Predictor
 
 if TYPE_CHECKING:
-    from symdebug.live.live_capture import LiveCapture
+    from symdebug.live.program_view import ProgramView
 
 _DEFAULT_DTYPES = {5: torch.float16, 6: torch.float32, 7: torch.float64, 15: torch.bfloat16}
 TIMING_BUDGET_S = 0.05
@@ -169,7 +169,7 @@ def _served(
 
 
 def rerun(
-    live: LiveCapture,
+    live: ProgramView,
     compiled: Callable[..., Any],
     args: Sequence[Any],
     kwargs: Mapping[str, Any],

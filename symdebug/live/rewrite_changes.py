@@ -14,7 +14,7 @@ from symdebug.fixes.code_rewrites import (
 )
 from symdebug.live.changes import Change
 from symdebug.live.fix_context import FixContext
-from symdebug.live.plan_types import NotTried
+from symdebug.live.trials import NotTried
 
 BY_HAND = "no mechanical rewrite makes this change: it needs an edit by hand"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from symdebug._torch.dynamo_cache import miss_settings
 from symdebug.api import Session
@@ -12,17 +12,40 @@ from symdebug.live.fix_plan import fix_plan as plan_fixes
 from symdebug.live.plan_types import FixPlan
 from symdebug.live.program_state import program_reader
 from symdebug.live.replay import TIMEOUT_S, Workload
+from symdebug.live.sweep import Reruns
 from symdebug.live.verdicts import Verdicts
 from symdebug.model.types import Facts
 from symdebug.predict.predictors import RunningFrame
 
 if TYPE_CHECKING:
-    from symdebug.live.live_capture import LiveCapture
     from symdebug.live.rerun import RerunResult
     from symdebug.live.sweep import SweepResult
     from symdebug.predict.predict import Prediction
     from symdebug.predict.predict_range import RangePrediction
     from symdebug.queries.hunt import Hunt
+
+
+class OwnCapture(Reruns, Protocol):
+    """The capture a live session belongs to (:class:`~symdebug.live.live_capture.LiveCapture`).
+
+    Named by what the session asks of it, so that this module needs no import of the
+    capture, which imports it.
+    """
+
+    disable_caches: bool
+    verdicts: Verdicts
+
+    def hunt(self, workload: Workload | None, **options: Any) -> Hunt:
+        """Replay each constant kept symbolic; keep the rows."""
+        ...
+
+    def sweep(self, compiled: Any, args: Any, kwargs: Any, **options: Any) -> SweepResult:
+        """Predict, then re-run, many sizes."""
+        ...
+
+    def record_run(self, label: str, result: RerunResult) -> None:
+        """Add one re-run to the series the sizes pane draws."""
+        ...
 
 
 class LiveSession(Session):
@@ -32,7 +55,7 @@ class LiveSession(Session):
     the compiled function and read the outcome from torch's own cache.
     """
 
-    def __init__(self, live: LiveCapture) -> None:
+    def __init__(self, live: OwnCapture) -> None:
         super().__init__()
         self.live = live
 

@@ -11,20 +11,31 @@ import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tqdm.auto import tqdm
 
 from symdebug._torch.dynamo_cache import miss_settings
+from symdebug.live.program_view import ProgramView
 from symdebug.live.sweep_plot import sweep_figure
 from symdebug.predict.arguments import OBJECT_PREFIX
 from symdebug.predict.predict import EAGER, Predictor
 from symdebug.predict.predict_range import column_of
 
 if TYPE_CHECKING:
-    from symdebug.live.live_capture import LiveCapture
+    from symdebug.live.rerun import RerunResult
 
 Point = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+class Reruns(ProgramView, Protocol):
+    """A capture that re-runs a point (:meth:`~symdebug.live.live_capture.LiveCapture.rerun`)."""
+
+    def rerun(
+        self, compiled: Any, args: Any, kwargs: Any, frame: str | int | None = None
+    ) -> RerunResult:
+        """Call the compiled function at new sizes, and compare with the prediction."""
+        ...
 
 
 @dataclass(slots=True)
@@ -131,7 +142,7 @@ def _chosen(count: int, run: bool | int, seed: int) -> set[int]:
 
 
 def sweep(
-    live: LiveCapture,
+    live: Reruns,
     compiled: Callable[..., Any],
     points: list[Point],
     *,

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from symdebug.live.plan_types import FixPlan, Trial
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import Replay
+from symdebug.live.trials import Trial
 from symdebug.model.types import Facts, Fix
 
 #: A fix's verdict, by its code: (verified, measured effect or why not tried, diff).

@@ -10,9 +10,10 @@ from symdebug.live.candidates import WHOLE_PROGRAM, plan_candidates
 from symdebug.live.changes import Change, merged_settings, setting_change
 from symdebug.live.outputs import comparable_outputs, outputs_match
 from symdebug.live.plan_search import search_plan
-from symdebug.live.plan_types import Candidate, FixPlan
+from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import Replay
 from symdebug.live.replay_search import Search, judge
+from symdebug.live.trials import Candidate
 from symdebug.model.types import Facts, Fix, Recompile
 
 DYNAMIC = "torch.compiler.config.dynamic_sources"

@@ -54,7 +54,7 @@ def test_symdebug_hides_few_imports_and_says_why(check: ModuleType) -> None:
     assert check.main([]) == 0
 
 
-def test_a_cycle_through_a_function_counts_but_not_one_for_the_type_checker(
+def test_a_cycle_through_a_function_or_the_type_checker_counts(
     check: ModuleType, tmp_path: Path
 ) -> None:
     root = package(
@@ -64,9 +64,23 @@ def test_a_cycle_through_a_function_counts_but_not_one_for_the_type_checker(
             "b.py": "def f():\n    from pkg import a  # lazy: a test\n",
             "c.py": "from pkg import d\n",
             "d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n",
+            "e.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import f\n",
+            "f.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import e\n",
         },
     )
-    assert loops(check, root) == [["pkg.a", "pkg.b", "pkg.a"]]
+    assert loops(check, root) == [
+        ["pkg.a", "pkg.b", "pkg.a"],
+        ["pkg.c", "pkg.d", "pkg.c"],
+        ["pkg.e", "pkg.f", "pkg.e"],
+    ]
+
+
+def test_an_import_for_the_type_checker_is_not_hidden(check: ModuleType, tmp_path: Path) -> None:
+    """Only imports that run count against the budget of imports inside functions."""
+    text = "from typing import TYPE_CHECKING\ndef f():\n    if TYPE_CHECKING:\n"
+    text += "        from pkg import b\n"
+    root = package(tmp_path, {"a.py": text, "b.py": ""})
+    assert check.lazy_import_problems(root) == []
 
 
 def test_a_package_runs_before_its_modules(check: ModuleType, tmp_path: Path) -> None:
