@@ -227,8 +227,7 @@ def _guard_fixes(facts: Facts, table: FixTable, writes: Writes) -> None:
     each symbol), and they decide it.
     """
     answers: dict[_GuardContent, _Answer] = {}
-    fixes: list[list[Fix]] = []
-    firsts: list[str | None] = []
+    rows: list[tuple[list[Fix], str | None]] = []
     for guard in facts.guards:
         line = guard.user_stack[-1].line if guard.user_stack else ""  # its user frame's
         content = (guard.cause, guard.expr, line, tuple(guard.symbols), tuple(guard.sources))
@@ -236,9 +235,8 @@ def _guard_fixes(facts: Facts, table: FixTable, writes: Writes) -> None:
         if answer is None:
             source = guard.sources[0] if guard.sources else None
             answer = answers[content] = table.answer(evidence_key(guard.cause, source, guard))
-        fixes.append(list(answer[0]))
-        firsts.append(answer[1])
-    writes.set("fixes", facts.guards, fixes).set("fix", facts.guards, firsts)
+        rows.append((list(answer[0]), answer[1]))
+    writes.rows(_FIELDS, facts.guards, rows)
 
 
 def reason_check(raw: str) -> str:

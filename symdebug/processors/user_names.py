@@ -94,8 +94,7 @@ def name_symbols(facts: Facts) -> Writes:
     compiles = {c.compile_id: c for c in facts.compiles}
     groups: dict[str, dict[str, list[Symbol]]] = {}  # compile id -> library -> constants
     named: list[Symbol] = []
-    user_names: list[list[str]] = []
-    expected: list[str | None] = []
+    rows: list[tuple[list[str], str | None]] = []  # user names, expected
     for symbol in facts.symbols:
         compile_ = compiles.get(symbol.compile_id)
         if compile_ is None:
@@ -104,13 +103,12 @@ def name_symbols(facts: Facts) -> Writes:
         said = [shown_name(source, names) for source in symbol.sources]
         library = library_constant(symbol, compile_)
         named.append(symbol)
-        user_names.append(said if any(said) else [])
-        expected.append(library)
+        rows.append((said if any(said) else [], library))
         if library is not None:
             groups.setdefault(symbol.compile_id, {}).setdefault(library, []).append(symbol)
     lines = [
         [grouped_line(k, v) for k, v in groups.get(c.compile_id, {}).items()]
         for c in facts.compiles
     ]
-    writes = Writes().set("user_names", named, user_names).set("expected", named, expected)
+    writes = Writes().rows(("user_names", "expected"), named, rows)
     return writes.set("expected_constants", facts.compiles, lines)
