@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COPIED = ("symdebug", "tests", "pyproject.toml")
+COPIED = ("symdebug", "tests", "notebooks", "pyproject.toml")
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,42 @@ BUGS: tuple[Bug, ...] = (
         "        if expr in installed:",
         '        if expr in installed or guard.status == "runtime-assert":',
         (f"{_STATUS}::test_runtime_asserts_are_the_deferred_runtime_asserts",),
+    ),
+    Bug(
+        "recompiles: the first recompile of each frame dropped",
+        "a recompile and its reason, from the trace's own records",
+        "symdebug/processors/recompiles.py",
+        "    if not compile_.recompile_reasons:\n        return None",
+        '    if not compile_.recompile_reasons or compile_.compile_id.endswith("/1"):\n'
+        "        return None",
+        ("tests/unit/test_shared_traces.py",),
+    ),
+    Bug(
+        "fix plan: compiles after the fix read from the unchanged run",
+        "a fix plan's compiles before and after, as Dynamo counts them",
+        "symdebug/live/plan_search.py",
+        "    after = best.replay if best is not None else baseline",
+        "    after = best.replay if best is not None and len(best.changes) > 1 else baseline",
+        (
+            "tests/integration/test_fix_plan.py"
+            "::test_a_fix_is_judged_by_its_own_replay_against_the_unchanged_run",
+        ),
+    ),
+    Bug(
+        "cli: --dask ignored",
+        "logs of several ranks read on a Dask cluster",
+        "symdebug/cli.py",
+        "        dask=args.dask,\n",
+        "        dask=None,\n",
+        ("tests/integration/test_cli_dask.py",),
+    ),
+    Bug(
+        "predict: no compiled check program",
+        "compiled check programs answer as the interpreter does",
+        "symdebug/predict/predict.py",
+        "            plans = [entry_plan(model, given) for model in self.models]",
+        "            plans = [None for model in self.models]",
+        ("tests/unit/test_check_program.py::test_real_entries_at_many_sizes",),
     ),
     Bug(
         "status: an installed guard reported as ignored",

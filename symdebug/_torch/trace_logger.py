@@ -86,6 +86,19 @@ def _payload_unread(name: str, record: dict[str, Any]) -> bool:
     return all(getattr(handler, OUR_HANDLER, False) for handler in _internal.trace_log.handlers)
 
 
+def _never_compiled(function: Callable[..., Any]) -> None:
+    """Dynamo leaves ``function`` to Python, even when called inside compiled code.
+
+    ``trace_structured`` runs inside a compiled region (as a training step compiles its
+    backward); Dynamo skips it as torch's own file, but would convert the function it now
+    calls, from our file: a compile of symdebug's code counted as the user's, and every
+    later compile id shifted by one.
+    """
+    from torch._dynamo.eval_frame import skip_code  # torch's Dynamo, loaded by the capture
+
+    skip_code(function.__code__)
+
+
 @functools.cache
 def _adapted_code() -> CodeType | None:
     """``trace_structured``'s code with each change whose text it still holds, or None."""
@@ -101,6 +114,7 @@ def _adapted_code() -> CodeType | None:
     adapted = functools.reduce(lambda text, change: text.replace(*change), changes, source)
     padded = "\n" * (first - 1) + adapted  # tracebacks keep torch's line numbers
     function.__globals__.setdefault(OUR_HANDLER, _payload_unread)
+    _never_compiled(_payload_unread)
     namespace: dict[str, Any] = {}
     exec(compile(padded, function.__code__.co_filename, "exec"), function.__globals__, namespace)  # noqa: S102
     code: CodeType = namespace[function.__name__].__code__

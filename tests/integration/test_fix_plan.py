@@ -1,9 +1,11 @@
 """fix_plan on real programs: each plan replayed here, then re-applied in a fresh process.
 
 Every program lives in tests/data/programs; its ``workload()`` builds what it compiles and
-makes the calls.  Each test asserts torch's own compile counts before and after, that no
-new error came, and that the plan's changes (settings, marks, rewrites) give the same counts
-in a new process.
+makes the calls.  Each plan's compile counts, frame by frame, are compared with torch's own
+(its compilation metrics, one record per frame compile, read by ``tests/torch_compiles.py``):
+``before`` with those of the captured run, ``after`` with those of a run here under
+``plan.applied()``.  Each test also asserts that no new error came, and that the plan's
+changes (settings, marks, rewrites) give the same counts in a new process.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from pathlib import Path
 import pytest
 import torch
 from programs import PROGRAMS, program
+from torch_compiles import TorchCompiles, torch_compiles
 
 import symdebug
 from symdebug.live.changes import candidate_key, setting_change
 from symdebug.live.plan_types import FixPlan
+from symdebug.live.replay import Workload
 from symdebug.live.verdicts import all_fixes
 from symdebug.scripts import run_script
 
@@ -27,10 +31,22 @@ DYNAMIC = "torch.compiler.config.dynamic_sources"
 def planned(name: str, **options: object) -> tuple[FixPlan, symdebug.LiveSession]:
     """The session of one run of the program, and the plan its fixes lead to."""
     workload = program(name).workload
-    with symdebug.capture() as session:
+    with torch_compiles() as unchanged, symdebug.capture() as session:
         workload()
     plan = session.fix_plan(workload, progress=False, **options)
+    assert_torchs_counts(plan, workload, unchanged)
     return plan, session
+
+
+def assert_torchs_counts(plan: FixPlan, workload: Workload, unchanged: TorchCompiles) -> None:
+    """The plan's compiles per frame are torch's: ``before`` those of the unchanged run,
+    ``after`` those of a run with the plan's changes applied."""
+    assert sorted(plan.before.values()) == unchanged.per_frame(), "before"
+    torch._dynamo.reset()
+    with torch_compiles() as changed, plan.applied():
+        workload()
+    torch._dynamo.reset()
+    assert changed.total and sorted(plan.after.values()) == changed.per_frame(), "after"
 
 
 def frame(plan: FixPlan, prefix: str) -> str:
@@ -199,11 +215,12 @@ def test_cli_run_with_fix_reports_then_plans(
 
 def test_a_loaded_session_lends_its_fixes(tmp_path: Path) -> None:
     workload = program("duck_pair").workload
-    with symdebug.capture() as live:
+    with torch_compiles() as unchanged, symdebug.capture() as live:
         workload()
     live.save(tmp_path / "run.json")
     loaded = symdebug.load(tmp_path / "run.json")
     plan = symdebug.fix_plan(workload, loaded, progress=False, max_replays=3)
+    assert_torchs_counts(plan, workload, unchanged)
     assert plan.verified and plan.after == {"combine (duck_pair.py:6)": 1}
     fixes = [f for r in loaded.recompiles for f in r.fixes if f.verified]
     assert fixes and fixes[0].effect == "measured: 2 -> 1 compiles"
