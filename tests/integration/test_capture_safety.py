@@ -278,3 +278,18 @@ def test_with_another_handler_listening_every_payload_is_built() -> None:
         trace_logger().removeHandler(listener)
     assert listener.aot and all(listener.aot)  # the other tool gets what torch always wrote
     assert _aot_payloads(s) and all(_aot_payloads(s))
+
+
+def test_a_training_step_compiles_only_the_users_frames() -> None:
+    """A backward compiled inside the step calls torch's trace logger from compiled code:
+    the capture's own filter must stay Python, not become a compile (and shift every id)."""
+    from programs import program
+    from torch_compiles import torch_compiles
+
+    with torch_compiles() as counted, symdebug.capture() as session:
+        program("train_step").workload()
+    frames = {f"{c.name} ({c.filename})" for c in session.compiles}
+    assert counted.total == len(session.compiles) > 0, frames
+    assert not [c for c in session.compiles if "symdebug" in (c.filename or "")], frames
+    ids = sorted(str(record.compile_id) for record in counted.records)
+    assert sorted(c.torch_id for c in session.compiles) == ids
