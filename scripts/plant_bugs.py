@@ -42,6 +42,7 @@ class Bug:
 
 
 _STATUS = "tests/integration/test_guard_status_truth.py"
+_PREDICT = "tests/integration/test_predict.py"
 _STATUS_CLAIM = "a guard's status (installed, suppressed, runtime-assert, ignored)"
 
 #: The bugs, one or more per claim of the README's comparison table.
@@ -105,6 +106,30 @@ BUGS: tuple[Bug, ...] = (
         "            plans = [entry_plan(model, given) for model in self.models]",
         "            plans = [None for model in self.models]",
         ("tests/unit/test_check_program.py::test_real_entries_at_many_sizes",),
+    ),
+    Bug(
+        "predict: a size outside a range guard predicted as served",
+        "will size N recompile? (every probe of the corpus, as torch answered)",
+        "symdebug/predict/predict.py",
+        "            if verdict.failure is not None:",
+        '            if verdict.failure is not None and verdict.failure.kind != "range":',
+        (f"{_PREDICT}::test_prediction_matches_torch_live[inductor]",),
+    ),
+    Bug(
+        "predict: a failed compile taken as leaving no entry to compile again",
+        "failed compiles modelled in predictions",
+        "symdebug/predict/frame_state.py",
+        "    elif suppress:",
+        "    elif not suppress:",
+        (f"{_PREDICT}::test_prediction_matches_torch_live[mark_dynamic]",),
+    ),
+    Bug(
+        "recompiles: a dtype change named a requires_grad change",
+        "which check made a recompile: its cause",
+        "symdebug/processors/recompiles.py",
+        '    "dtype": "dtype",',
+        '    "dtype": "requires_grad",',
+        (f"{_PREDICT}::test_prediction_matches_torch_live[tensor_state]",),
     ),
     Bug(
         "status: an installed guard reported as ignored",

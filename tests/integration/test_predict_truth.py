@@ -10,13 +10,13 @@ its cache and its lookups (``symdebug._torch.dynamo_cache``), never from its log
 from __future__ import annotations
 
 import collections
-import contextlib
 import dataclasses
 import functools
 from typing import Any
 
 import pytest
 import torch
+from predict_cases import torch_error
 from truth import Tally, Truth, actual, held
 
 import symdebug
@@ -102,12 +102,21 @@ def double(x: torch.Tensor) -> torch.Tensor:
     return x * 2
 
 
+def _raised(compiled: Any, *args: Any) -> str | None:
+    """The type of the error torch raised from the call, or None; symdebug's own re-raised."""
+    try:
+        compiled(*args)
+    except Exception as raised:
+        return torch_error(raised)["type"]
+    return None
+
+
 def _failed_compile(tally: Tally, suppress: bool) -> list[tuple[Prediction, Truth]]:
     with torch._dynamo.config.patch(suppress_errors=suppress), symdebug.capture() as s:
         compiled = torch.compile(double, backend=refusing_backend, dynamic=False)
         compiled(torch.randn(2))
-        with contextlib.suppress(Exception):
-            compiled(torch.randn(8))
+        raised = _raised(compiled, torch.randn(8))  # suppressed: the frame runs eagerly
+        assert raised == (None if suppress else "BackendCompilerFailed")
         assert [c.status for c in s.compiles] == ["ok", "failed"]
         config = {"suppress_errors": suppress}
         return [
@@ -582,8 +591,8 @@ def test_an_int_on_a_resume_frames_stack_is_checked() -> None:
         for k in (3, 1, 100):  # 2 <= k <= probs.shape[1] holds, fails below, fails above
             prediction = s.predict(frame=resume, probs=(4, 10), ___stack0=k)
             before = {c.compile_id for c in s.compiles}
-            with contextlib.suppress(RuntimeError):  # topk of 100 of 10 raises
-                compiled(torch.randn(4, 10), torch.tensor(k))
+            raised = _raised(compiled, torch.randn(4, 10), torch.tensor(k))
+            assert raised == ("TorchRuntimeError" if k == 100 else None)  # topk of 100 of 10
             new = [c for c in s.compiles if c.compile_id not in before and c.name == resume]
             assert prediction.certain
             assert prediction.recompiles == bool(new), (k, str(prediction))
