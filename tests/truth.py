@@ -6,11 +6,11 @@ never from its logs; a certain prediction that disagrees with it is confident-wr
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+from predict_cases import torch_error
 
 import symdebug
 from symdebug._torch.compiled import original_callable
@@ -29,8 +29,11 @@ def code_of(compiled: Any) -> Any:
 def actual(session: symdebug.LiveSession, compiled: Any, frame: str, *args: Any) -> Truth:
     """Call ``compiled``; what torch did, from its cache, its lookups and new compiles."""
     seen = {c.compile_id for c in session.compiles}
-    with cache_lookups() as lookups, contextlib.suppress(Exception):  # a failed compile raises
-        compiled(*args)
+    with cache_lookups() as lookups:
+        try:
+            compiled(*args)
+        except Exception as error:  # a failed compile raises; symdebug's own error is re-raised
+            torch_error(error)
     new = [c for c in session.compiles if c.compile_id not in seen and c.name == frame]
     if new and all(limit_hit(c) for c in new):
         return "eager", None  # the limit stopped the compile: torch ran the frame eagerly
