@@ -82,25 +82,12 @@ lint: setup
 	$(PY) scripts/check_imports.py  # no import cycle, few imports hidden in functions
 	cd extension && npx biome check src test
 
+# Every benchmark runs, each in its own process, whatever the ones before it did; each records
+# its figures in out/bench-figures.json, and one that misses a target exits 1 (run_all.py
+# fails at the end when any did).  Then the planted bugs (scripts/plant_bugs.py); the target
+# fails when either failed.  `scripts/readme_figures.py` then writes the README's figures.
 bench: setup
-	$(PY) benchmarks/bench_capture.py
-	$(PY) benchmarks/bench_capture_share.py
-	$(PY) benchmarks/bench_warm_capture.py
-	$(PY) benchmarks/bench_predict.py
-	$(PY) benchmarks/bench_report.py
-	$(PY) benchmarks/bench_build.py
-	$(PY) benchmarks/bench_tlparse.py
-	$(PY) benchmarks/bench_big_log.py
-	$(PY) benchmarks/bench_huge_line.py
-	$(PY) benchmarks/bench_recompiles.py
-	$(PY) benchmarks/bench_report_open.py
-	$(PY) benchmarks/bench_fuzz.py
-	$(PY) benchmarks/bench_diff.py
-	$(PY) benchmarks/bench_suite.py
-	$(PY) benchmarks/bench_replay.py
-	$(PY) benchmarks/bench_script_output.py
-	$(PY) benchmarks/bench_session_load.py
-	BENCH_BIG_MB=1024 BENCH_GUARDS=200000 $(PY) benchmarks/bench_memory.py
+	$(PY) benchmarks/run_all.py; status=$$?; $(PY) scripts/plant_bugs.py && exit $$status
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

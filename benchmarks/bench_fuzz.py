@@ -18,6 +18,7 @@ import time
 import traceback
 from pathlib import Path
 
+from figures import Recorder, knob, main_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,6 @@ from log_mutations import (
     short_line_limit,
 )
 
-SECONDS = float(os.environ.get("FUZZ_SECONDS", "180"))
 ROUND = 200  # examples per Hypothesis run; a crash is shrunk before the next round
 
 
@@ -71,14 +71,15 @@ def where(error: BaseException) -> str:
     return f"{Path(last.filename).name}:{last.lineno} in {last.name}" if last else "?"
 
 
-def main() -> int:
+def run(recorder: Recorder) -> None:
+    seconds = float(knob("FUZZ_SECONDS", 180))
     os.environ["SYMDEBUG_STRICT"] = "0"  # damaged input is counted, as users run it
     short_line_limit()  # a line past the limit is cheap to write: the `huge` mutation
     logs = {name: read_lines(path) for name, path in LOGS.items()}
     tried, crashes = [0], []
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        while time.monotonic() - start < SECONDS:
+        while time.monotonic() - start < seconds:
             crash = crash_of_round(logs, Path(folder), tried)
             if crash:
                 crashes.append(crash)
@@ -87,8 +88,9 @@ def main() -> int:
     print(f"  crashes: {len(crashes)}")
     for crash in crashes:
         print(f"    {crash}")
-    return 1 if crashes else 0
+    recorder.add("mutated_logs", tried[0], "logs")
+    recorder.add("crashes", len(crashes), "crashes", target=("==", 0))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main_of(run, "fuzz", __file__)

@@ -16,11 +16,12 @@ size.  Run with ``PYTHONPATH`` at an older symdebug to measure that one the same
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from figures import Recorder, knob, main_of
 
 import symdebug
 from symdebug.tracefile.reader import MAX_LINE_CHARS
@@ -68,8 +69,8 @@ def child(code: str, path: Path) -> list[str]:
     return done.stdout.split()
 
 
-def main() -> int:
-    megabytes = int(os.environ.get("BENCH_HUGE_MB", "500"))
+def run(recorder: Recorder) -> None:
+    megabytes = int(knob("BENCH_HUGE_MB", 500))
     print(f"symdebug at {Path(symdebug.__file__).parent}; MAX_LINE_CHARS = {MAX_LINE_CHARS:,}")
     with tempfile.TemporaryDirectory() as folder:
         plain, huge = write_logs(Path(folder), megabytes)
@@ -84,8 +85,14 @@ def main() -> int:
     print(f"a {megabytes} MB line adds {added / MB:.0f} MB (target <= {target / MB:.0f} MB)")
     same = rows["with the line"][1] == rows["without the line"][1]
     print(f"  events read: {'the same as' if same else 'NOT the same as'} without the line")
-    return 0 if added <= target and same else 1
+    recorder.add("line_mb", megabytes, "MB")
+    recorder.add("peak_without_mb", int(rows["without the line"][0]) / MB, "MB")
+    recorder.add("peak_with_mb", int(rows["with the line"][0]) / MB, "MB")
+    recorder.add("plain_for_line_mb", int(unbounded[0]) / MB, "MB")
+    recorder.add("added_mb", added / MB, "MB", target=("<=", target / MB))
+    if not same:
+        recorder.fail("the events read with the huge line differ from those without it")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main_of(run, "huge_line", __file__)

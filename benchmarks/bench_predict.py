@@ -13,13 +13,17 @@ outcome read from its cache and lookups.  Over a corpus (the function above at m
 module attribute given by name or not, a frame torch skipped, the recompile limit, tensors of
 another dtype, stride or grad, calls under no_grad, inference_mode and autocast) it counts
 confident-right, confident-wrong (must be 0) and uncertain answers.
+
+Targets (a miss exits 1): ``predict_range`` at least :data:`RANGE_TARGET` times as many
+sizes per second as calls per second; no confident-wrong answer; the compiled plans agree
+with the careful walk on every call, and ``predict`` with ``predict_range`` on every size.
+``BENCH_POINTS`` (200,000) sets the sizes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 import timeit
 from collections import Counter
@@ -28,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from figures import Recorder, knob, main_of
 
 import symdebug
 from symdebug._torch.compiled import original_callable
@@ -36,7 +41,8 @@ from symdebug._torch.dynamo_cache import cache_lookups, cache_order, miss_settin
 from symdebug.predict.frame_state import limit_hit
 from symdebug.predict.predict import Prediction
 
-POINTS = int(os.environ.get("BENCH_POINTS", "200000"))
+#: ``predict_range`` must answer at least this many sizes in the time of one call.
+RANGE_TARGET = 100
 
 
 def model(x, y):
@@ -55,16 +61,23 @@ def session_with_entries() -> tuple[symdebug.Session, object]:
     return session, compiled
 
 
-def main() -> None:
+def run(recorder: Recorder) -> None:
+    points = int(knob("BENCH_POINTS", 200000))
+    throughput(recorder, points)
+    truth(recorder)
+
+
+def throughput(recorder: Recorder, points: int) -> None:
+    """Sizes per second predicted, against calls per second; printed and recorded."""
     session, compiled = session_with_entries()
-    rows = np.random.default_rng(0).integers(1, 800, POINTS)
+    rows = np.random.default_rng(0).integers(1, 800, points)
     session.predict_range((rows[:10], 4), (300,), frame="model")  # warm: the predictor is built
     seconds = []
     for _ in range(3):  # best of 3, as the other throughputs here are steady-state
         start = time.perf_counter()
         ranged = session.predict_range((rows, 4), (300,), frame="model")
         seconds.append(time.perf_counter() - start)
-    vectorised = POINTS / min(seconds)
+    vectorised = points / min(seconds)
     sample = 2000
     start = time.perf_counter()
     singles = [session.predict((int(v), 4), (300,), frame="model").entry for v in rows[:sample]]
@@ -78,7 +91,7 @@ def main() -> None:
     calling = len(inputs) / (time.perf_counter() - start)
     state_reads = torch_state_reads(compiled)
     entries = ranged.entries
-    print(f"prediction throughput ({len(entries)} entries: {', '.join(entries)}; {POINTS} sizes)")
+    print(f"prediction throughput ({len(entries)} entries: {', '.join(entries)}; {points} sizes)")
     print(f"  predict_range {vectorised:12,.0f} sizes/s   x{vectorised / calling:,.0f} of calling")
     print(f"  predict       {per_point:12,.0f} sizes/s   x{per_point / calling:,.1f} of calling")
     print(f"  calling       {calling:12,.0f} calls/s  (compiled function, cache hits)")
@@ -87,8 +100,20 @@ def main() -> None:
         f" order) {state_reads * 1e6:.1f} us = 1/{1 / (state_reads * calling):.1f} of a call"
         f" (the 100x target allows 1/100)"
     )
-    print(f"  recompiles predicted: {int((ranged.served < 0).sum())} of {POINTS}")
+    print(f"  recompiles predicted: {int((ranged.served < 0).sum())} of {points}")
     print(f"  predict_range and predict agree on {agree} of {sample} sizes")
+    target = (">=", RANGE_TARGET)
+    recorder.add("predict_range.sizes_per_s", vectorised, "sizes/s")
+    recorder.add("predict_range.x_calling", vectorised / calling, "x", target=target)
+    recorder.add("predict.sizes_per_s", per_point, "sizes/s")
+    recorder.add("predict.x_calling", per_point / calling, "x")
+    recorder.add("calling.calls_per_s", calling, "calls/s")
+    recorder.add("state_reads_us", state_reads * 1e6, "us")
+    recorder.add("predict_disagrees", sample - agree, "sizes", target=("==", 0))
+
+
+def truth(recorder: Recorder) -> None:
+    """Predictions scored against torch's outcomes over the corpus; printed and recorded."""
     answers = truth_corpus()
     scored = sum(n for kind, n in answers.items() if kind != "plans-disagree")
     print(f"answers against torch ({scored} calls)")
@@ -96,6 +121,12 @@ def main() -> None:
         print(f"  {kind:16} {answers[kind]:6}")
     print(f"  plans and the careful walk disagree on {answers['plans-disagree']} (must be 0)")
     print(f"  uncertain        {answers['uncertain-right'] + answers['uncertain-wrong']:6}")
+    recorder.add("truth.calls", scored, "calls")
+    recorder.add("truth.confident_right", answers["confident-right"], "calls")
+    recorder.add("truth.confident_wrong", answers["confident-wrong"], "calls", target=("==", 0))
+    uncertain = answers["uncertain-right"] + answers["uncertain-wrong"]
+    recorder.add("truth.uncertain", uncertain, "calls")
+    recorder.add("truth.plans_disagree", answers["plans-disagree"], "calls", target=("==", 0))
 
 
 def torch_state_reads(compiled: Any) -> float:
@@ -260,4 +291,4 @@ def truth_corpus() -> Counter[str]:
 
 
 if __name__ == "__main__":
-    main()
+    main_of(run, "predict", __file__)

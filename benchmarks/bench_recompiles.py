@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import Recorder, main_of
+
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "out" / "bench-logs"
 SIZES = (200, 1000)
@@ -67,15 +69,14 @@ def measure(log: str, recompiles: int) -> dict[str, float]:
     return {"read_s": read, "html_mb": html / 1e6, "predict_s": first_predict, "link_s": link}
 
 
-def main() -> int:
+def run(recorder: Recorder) -> None:
     print("one frame recompiled N times: each size in a fresh process")
     figures = {}
     for recompiles in SIZES:
         log = log_of(recompiles)
         child = [sys.executable, __file__, "--child", str(log), str(recompiles)]
         done = subprocess.run(child, capture_output=True, text=True, check=True)
-        figures[recompiles] = json.loads(done.stdout.splitlines()[-1])
-        found = figures[recompiles]
+        figures[recompiles] = found = json.loads(done.stdout.splitlines()[-1])
         print(
             f"  {recompiles:5} recompiles: log {log.stat().st_size / 1e6:6.1f} MB  "
             f"read {found['read_s']:5.2f} s  report {found['html_mb']:6.2f} MB "
@@ -84,27 +85,22 @@ def main() -> int:
             f"link CPU {found['link_s']:5.2f} s "
             f"({found['link_s'] * 1e6 / recompiles:5.0f} us/recompile)"
         )
+        recorder.add(f"r{recompiles}.log_mb", log.stat().st_size / 1e6, "MB")
+        units = {"read_s": "s", "html_mb": "MB", "predict_s": "s", "link_s": "s"}
+        for key, unit in units.items():
+            recorder.add(f"r{recompiles}.{key}", found[key], unit)
     small, large = (figures[n]["html_mb"] / n for n in SIZES)
-    growth = large / small
     link_small, link_large = (figures[n]["link_s"] / n for n in SIZES)
-    link_growth = link_large / link_small
+    print(f"  report bytes per recompile, {SIZES[-1]} / {SIZES[0]}: {large / small:.2f}x")
+    print(f"  link CPU per recompile, {SIZES[-1]} / {SIZES[0]}: {link_large / link_small:.2f}x")
+    recorder.add("html_growth_x", large / small, "x", target=("<=", HTML_GROWTH))
+    recorder.add("link_growth_x", link_large / link_small, "x", target=("<=", LINK_GROWTH))
     predict = figures[SIZES[-1]]["predict_s"]
-    print(f"  report bytes per recompile, {SIZES[-1]} / {SIZES[0]}: {growth:.2f}x")
-    print(f"  link CPU per recompile, {SIZES[-1]} / {SIZES[0]}: {link_growth:.2f}x")
-    missed = []
-    if growth > HTML_GROWTH:
-        missed.append(f"report grows {growth:.2f}x per recompile (target <= {HTML_GROWTH}x)")
-    if link_growth > LINK_GROWTH:
-        missed.append(f"linking grows {link_growth:.2f}x per recompile (<= {LINK_GROWTH}x)")
-    if predict >= FIRST_PREDICT_S:
-        missed.append(f"first predict {predict:.2f} s (target < {FIRST_PREDICT_S} s)")
-    for text in missed:
-        print(f"  MISSED: {text}")
-    return 1 if missed else 0
+    recorder.add(f"r{SIZES[-1]}.first_predict_s", predict, "s", target=("<", FIRST_PREDICT_S))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
         print(json.dumps(measure(sys.argv[2], int(sys.argv[3]))))
         sys.exit(0)
-    sys.exit(main())
+    main_of(run, "recompiles", __file__)

@@ -5,11 +5,14 @@ side in one process, interleaved: the workload run directly (its compiles from a
 Dynamo), one replay in this process (``replay``), one replay in a forked child
 (``isolated_replay``), each kind of candidate (a setting, a mark made at each call, a code
 rewrite swapped in), a whole ``fix_plan`` and a whole ``hunt``.  Printed: medians in
-seconds and each as a multiple of the direct run.  The programs are the tests' own.
+seconds and each as a multiple of the direct run.  The programs are the tests' own
+(``BENCH_REPLAY_PROGRAMS``; ``hf_gpt2`` needs transformers); ``BENCH_ROUNDS`` (3) sets the
+rounds.  No target.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import sys
 import time
@@ -18,23 +21,35 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from figures import Recorder, knob, main_of
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "data" / "programs"))
-ROUNDS = 3
 
 import symdebug  # noqa: E402
 from symdebug.live.candidates import plan_candidates  # noqa: E402
 from symdebug.live.replay import isolated_replay, replay  # noqa: E402
 
 
-def _median(action: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(ROUNDS):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+class Bench:
+    """Medians of ``rounds`` runs, printed and recorded as multiples of the direct run."""
+
+    def __init__(self, recorder: Recorder, rounds: int) -> None:
+        self.recorder, self.rounds = recorder, rounds
+        self.direct = 1.0
+
+    def median(self, action: Callable[[], Any]) -> float:
+        times = []
+        for _ in range(self.rounds):
+            started = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
+
+    def row(self, name: str, label: str, seconds: float) -> None:
+        print(f"  {label:<38} {seconds:7.2f} s   {seconds / self.direct:5.1f}x one run")
+        self.recorder.add(f"{name}_s", seconds, "s")
+        self.recorder.add(f"{name}_x", seconds / self.direct, "x", note="of one direct run")
 
 
 def _direct(workload: Callable[[], Any]) -> None:
@@ -54,42 +69,36 @@ def _candidates(workload: Callable[[], Any]) -> dict[str, Any]:
     return kinds
 
 
-def _row(label: str, seconds: float, direct: float) -> None:
-    print(f"  {label:<38} {seconds:7.2f} s   {seconds / direct:5.1f}x one run")
-
-
-def bench(name: str) -> None:
+def bench(name: str, timer: Bench) -> None:
     workload = __import__(name).workload
-    direct = _median(lambda: _direct(workload))
-    print(f"{name}.py (aot_eager/eager; median of {ROUNDS})")
-    _row("the workload, run directly", direct, direct)
-    _row("replay, in this process", _median(lambda: replay(workload)), direct)
-    _row("replay, in a forked child", _median(lambda: isolated_replay(workload)), direct)
+    timer.direct = timer.median(lambda: _direct(workload))
+    print(f"{name}.py (aot_eager/eager; median of {timer.rounds})")
+    timer.row(f"{name}.direct", "the workload, run directly", timer.direct)
+    timer.row(f"{name}.replay", "replay, in this process", timer.median(lambda: replay(workload)))
+    forked = timer.median(lambda: isolated_replay(workload))
+    timer.row(f"{name}.forked_replay", "replay, in a forked child", forked)
     for kind, candidate in _candidates(workload).items():
-        seconds = _median(lambda c=candidate: isolated_replay(workload, c))
-        _row(f"one {kind} candidate, forked", seconds, direct)
+        seconds = timer.median(lambda c=candidate: isolated_replay(workload, c))
+        timer.row(f"{name}.candidate_{kind}", f"one {kind} candidate, forked", seconds)
     with symdebug.capture() as session:
         workload()
-    plan_s = _median(lambda: session.fix_plan(workload, progress=False))
-    hunt_s = _median(lambda: session.hunt(workload, progress=False))
-    _row(
-        f"fix_plan ({len(session.fix_plan(workload, progress=False).tried)} candidates)",
-        plan_s,
-        direct,
-    )
-    _row(f"hunt ({len(session.hunt(workload, progress=False))} constants)", hunt_s, direct)
+    plan_s = timer.median(lambda: session.fix_plan(workload, progress=False))
+    hunt_s = timer.median(lambda: session.hunt(workload, progress=False))
+    tried = len(session.fix_plan(workload, progress=False).tried)
+    timer.row(f"{name}.fix_plan", f"fix_plan ({tried} candidates)", plan_s)
+    hunted = len(session.hunt(workload, progress=False))
+    timer.row(f"{name}.hunt", f"hunt ({hunted} constants)", hunt_s)
 
 
-def main() -> None:
-    for name in ("last_token", "branch_forced"):
-        bench(name)
-    try:
-        import transformers  # noqa: F401
-    except ImportError:
-        print("hf_gpt2: transformers is not installed; skipped")
-    else:
-        bench("hf_gpt2")
+def run(recorder: Recorder) -> None:
+    timer = Bench(recorder, int(knob("BENCH_ROUNDS", 3)))
+    programs = knob("BENCH_REPLAY_PROGRAMS", "last_token,branch_forced,hf_gpt2").split(",")
+    for name in programs:
+        if name == "hf_gpt2" and importlib.util.find_spec("transformers") is None:
+            print("hf_gpt2: transformers is not installed; skipped")
+            continue
+        bench(name, timer)
 
 
 if __name__ == "__main__":
-    main()
+    main_of(run, "replay", __file__)

@@ -2,19 +2,20 @@
 
 Goals: the first paint within 3 s, and every tab switch, sort and filter within 0.5 s.
 
-The log is ``bench_big_log.py``'s (``BENCH_BIG_MB`` sets its size; default 250 MB, which
-already holds thousands of compiles).  Its report is written twice: by this checkout and
-by symdebug at ``BENCH_BASE`` (a git revision, default the one before issue 33: its
-Python and its viewer, from ``git archive``), so the two are measured side by side, in
-one run.  Each figure is measured in the page: the first contentful paint
-from the page's own paint timing, and each action from ``performance.now()`` before it
-until the frame after it was drawn; each figure is the median of ``BENCH_ROUNDS`` (3)
-openings.  A goal missed by the current viewer exits non-zero.
+The log is ``bench_big_log.py``'s synthetic one (``BENCH_BIG_MB`` sets its size; default
+250 MB, which already holds thousands of compiles; ``BENCH_BIG_KIND`` its kind).  Its report
+is written twice: by this checkout and by symdebug at ``BENCH_BASE`` (a git revision,
+default the one before issue 33: its Python and its viewer, from ``git archive``; ``none``
+leaves it out), so the two are measured side by side, in one run.  Each figure is measured
+in the page: the first contentful paint from the page's own paint timing, and each action
+from ``performance.now()`` before it until the frame after it was drawn; each figure is the
+median of ``BENCH_ROUNDS`` (3) openings.  A goal missed by the current viewer exits 1.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -22,13 +23,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_big_log import big_log
+from bench_big_log import SAID, big_log
+from figures import Recorder, knob, main_of
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE = os.environ.get("BENCH_BASE", "03e85c0")
 PAINT_GOAL_MS, ACTION_GOAL_MS = 3000, 500
-#: Each page is opened this many times, the two viewers in turn; each figure is the median.
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 WAIT_MS = 600_000
 
 # An action in the page, timed until the frame after it is drawn (rAF, then a task).
@@ -60,12 +59,14 @@ def report_of(log: Path, page: Path, package: Path | None = None) -> Path:
     return page
 
 
-def base_package(work: Path) -> Path | None:
-    """``BENCH_BASE``'s package (its Python and its viewer); none outside a git checkout."""
+def base_package(work: Path, base: str) -> Path | None:
+    """``base``'s package (its Python and its viewer); none outside a git checkout."""
+    if base == "none":
+        return None
     folder = work / "base"
     folder.mkdir()
     try:
-        command = ["git", "archive", "--format=tar", BASE, "symdebug"]
+        command = ["git", "archive", "--format=tar", base, "symdebug"]
         archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     except (OSError, subprocess.CalledProcessError):
@@ -105,10 +106,10 @@ def measure(browser: object, page_path: Path) -> dict[str, float]:
     return figures
 
 
-def medians(browser: object, pages: list[Path]) -> list[dict[str, float]]:
-    """Each page's figures, the median of ``ROUNDS`` openings, the pages opened in turn."""
+def medians(browser: object, pages: list[Path], rounds: int) -> list[dict[str, float]]:
+    """Each page's figures, the median of ``rounds`` openings, the pages opened in turn."""
     runs: list[list[dict[str, float]]] = [[] for _ in pages]
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         for figures, page in zip(runs, pages, strict=True):
             figures.append(measure(browser, page))
     return [
@@ -117,45 +118,46 @@ def medians(browser: object, pages: list[Path]) -> list[dict[str, float]]:
     ]
 
 
-def printed(before: dict[str, float] | None, after: dict[str, float]) -> list[str]:
-    """The figures side by side; the names of the goals the current viewer missed."""
+def printed(before: dict[str, float] | None, after: dict[str, float], recorder: Recorder) -> None:
+    """The figures side by side; the current viewer's recorded, with its goals."""
     print(f"  {'':28} {'before':>10} {'after':>10}   goal")
-    missed = []
     for name, ms in after.items():
         goal = PAINT_GOAL_MS if name == "first paint" else ACTION_GOAL_MS
         old = f"{before[name]:8,.0f} ms" if before and name in before else f"{'-':>11}"
         mark = "" if ms <= goal else "  MISSED"
         print(f"  {name:28} {old} {ms:7,.0f} ms   <= {goal:,} ms{mark}")
-        if mark:
-            missed.append(name)
-    return missed
+        key = re.sub(r"\W+", "_", name).strip("_")
+        recorder.add(f"{key}_ms", ms, "ms", target=("<=", goal))
 
 
-def main() -> int:
+def run(recorder: Recorder) -> None:
     chromium = shutil.which("chromium")
     if chromium is None:
         print("chromium not on PATH: nothing measured (make browser installs it)")
-        return 1
+        recorder.fail("chromium not on PATH: nothing measured")
+        return
     from playwright.sync_api import sync_playwright
 
-    log = big_log(int(os.environ.get("BENCH_BIG_MB", "250")))
+    kind = knob("BENCH_BIG_KIND", "renamed")
+    log = big_log(int(knob("BENCH_BIG_MB", 250)), kind)
+    base, rounds = knob("BENCH_BASE", "03e85c0"), int(knob("BENCH_ROUNDS", 3))
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
         work = Path(folder)
         after_page = report_of(log, work / "after.html")
-        base = base_package(work)
-        before_page = report_of(log, work / "before.html", base) if base else None
+        base_folder = base_package(work, base)
+        before_page = report_of(log, work / "before.html", base_folder) if base_folder else None
         pages = [page for page in (before_page, after_page) if page]
         sizes = " and ".join(f"{page.stat().st_size / 1e6:,.0f} MB" for page in pages)
         print(f"the report of a {log.stat().st_size / 1e6:,.0f} MB log: {sizes} of HTML")
-        print(f"  before: symdebug at {BASE} (its report and viewer); after: this checkout's")
+        print(f"  the log: {SAID[kind]}")
+        print(f"  before: symdebug at {base} (its report and viewer); after: this checkout's")
+        recorder.add("log_mb", log.stat().st_size / 1e6, "MB", note=SAID[kind])
+        recorder.add("html_mb", after_page.stat().st_size / 1e6, "MB")
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-        *before, after = medians(browser, pages)
+        *before, after = medians(browser, pages, rounds)
         browser.close()
-    missed = printed(before[0] if before else None, after)
-    if missed:
-        print(f"goals missed: {', '.join(missed)}")
-    return 1 if missed else 0
+    printed(before[0] if before else None, after, recorder)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main_of(run, "report_open", __file__)

@@ -7,7 +7,8 @@ which prints its peak resident memory after importing symdebug and after the rep
 side.  The target: the replay adds under ``TARGET_MB`` however much the script prints.
 Exits 1 when the target is missed.
 
-Usage: ``python benchmarks/bench_script_output.py [MB]`` (default 400).
+Usage: ``python benchmarks/bench_script_output.py [MB]`` (default ``BENCH_OUTPUT_MB``, else
+400).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from figures import Recorder, knob, main_of
 
 TARGET_MB = 100
 
@@ -41,9 +44,9 @@ print(f"{before:.0f} {peak_mb():.0f}")
 """
 
 
-def main() -> int:
-    """Measure one replay of a script printing the given megabytes; 1 when over the target."""
-    mb = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+def run(recorder: Recorder) -> None:
+    """Measure one replay of a script printing the given megabytes, against the target."""
+    mb = int(knob("BENCH_OUTPUT_MB", 400, sys.argv[1] if len(sys.argv) > 1 else None))
     with tempfile.TemporaryDirectory(prefix="symdebug-bench-") as folder:
         script = Path(folder, "loud.py")
         script.write_text(SCRIPT.format(mb=mb))
@@ -59,8 +62,9 @@ def main() -> int:
     print(f"  after importing symdebug      {before:8.0f} MB")
     print(f"  after the replay              {after:8.0f} MB")
     print(f"  added by the replay           {after - before:8.0f} MB   (target: under {TARGET_MB})")
-    return 0 if after - before < TARGET_MB else 1
+    recorder.add("output_mb", mb, "MB")
+    recorder.add("added_mb", after - before, "MB", target=("<", TARGET_MB))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main_of(run, "script_output", __file__)

@@ -10,6 +10,9 @@ chooses the sizes (each graph is about 270 KB of log).
 The package's bytecode is compiled first, as ``pip install`` does for an installed wheel: an
 editable checkout under ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile every module
 from source in every child process (a third of a small log's CPU time), which no user pays.
+
+Targets (a miss exits 1): symdebug's CPU at most 0.25x tlparse's on logs under 50 MB and
+0.15x from 50 MB; its output's bytes at most 0.05x.  Without tlparse the run fails.
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from figures import Recorder, knob, main_of
+
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "out" / "bench-logs"
 ROUNDS = 3
+#: symdebug's CPU at most this many times tlparse's: on logs under 50 MB, and from 50 MB.
+CPU_TARGET_SMALL, CPU_TARGET_LARGE = 0.25, 0.15
+BYTES_TARGET = 0.05
 
 
 def log_of(graphs: int, changed: bool = False) -> Path:
@@ -60,7 +68,8 @@ def size_of(path: Path) -> int:
     )
 
 
-def compare(log: Path, tlparse: str, work: Path) -> None:
+def compare(log: Path, tlparse: str, work: Path) -> dict[str, float]:
+    """Both tools on ``log``, paired and interleaved: medians of CPU, peak RSS, bytes."""
     ours_out, theirs_out = work / "report.html", work / "tlparse"
     symdebug = str(Path(sys.executable).with_name("symdebug"))
     ours = [symdebug, "report", str(log), "-o", str(ours_out)]
@@ -72,29 +81,51 @@ def compare(log: Path, tlparse: str, work: Path) -> None:
             times[name].append(measured(command))
     cpu = {k: statistics.median(t for t, _ in v) for k, v in times.items()}
     rss = {k: max(m for _, m in v) for k, v in times.items()}
-    ours_bytes, theirs_bytes = size_of(ours_out), size_of(theirs_out)
+    return {
+        "log_mb": log.stat().st_size / 1e6,
+        "symdebug_cpu_s": cpu["symdebug"],
+        "tlparse_cpu_s": cpu["tlparse"],
+        "symdebug_rss_mb": rss["symdebug"],
+        "tlparse_rss_mb": rss["tlparse"],
+        "symdebug_bytes_mb": size_of(ours_out) / 1e6,
+        "tlparse_bytes_mb": size_of(theirs_out) / 1e6,
+    }
+
+
+def recorded(graphs: int, found: dict[str, float], recorder: Recorder) -> None:
+    """Print one log's comparison and record its figures and targets."""
+    cpu_ratio = found["symdebug_cpu_s"] / found["tlparse_cpu_s"]
+    bytes_ratio = found["symdebug_bytes_mb"] / found["tlparse_bytes_mb"]
+    cpu_target = CPU_TARGET_LARGE if found["log_mb"] >= 50 else CPU_TARGET_SMALL
     print(
-        f"  {log.stat().st_size / 1e6:6.1f} MB log: CPU {cpu['symdebug']:.2f} s vs "
-        f"{cpu['tlparse']:.2f} s = {cpu['symdebug'] / cpu['tlparse']:.2f}x; peak RSS "
-        f"{rss['symdebug']:.0f} MB vs {rss['tlparse']:.0f} MB; bytes {ours_bytes / 1e6:.1f} MB "
-        f"vs {theirs_bytes / 1e6:.1f} MB = {ours_bytes / theirs_bytes:.3f}x"
+        f"  {found['log_mb']:6.1f} MB log: CPU {found['symdebug_cpu_s']:.2f} s vs "
+        f"{found['tlparse_cpu_s']:.2f} s = {cpu_ratio:.2f}x (target <= {cpu_target}x); peak RSS "
+        f"{found['symdebug_rss_mb']:.0f} MB vs {found['tlparse_rss_mb']:.0f} MB; bytes "
+        f"{found['symdebug_bytes_mb']:.1f} MB vs {found['tlparse_bytes_mb']:.1f} MB = "
+        f"{bytes_ratio:.3f}x (target <= {BYTES_TARGET}x)"
     )
+    name = f"graphs_{graphs}"
+    units = {"_s": "s", "_mb": "MB"}
+    for key, value in found.items():
+        recorder.add(f"{name}.{key}", value, units[key[key.rindex("_") :]])
+    recorder.add(f"{name}.cpu_ratio", cpu_ratio, "x", target=("<=", cpu_target))
+    recorder.add(f"{name}.bytes_ratio", bytes_ratio, "x", target=("<=", BYTES_TARGET))
 
 
-def main() -> None:
+def run(recorder: Recorder) -> None:
+    graphs = [int(g) for g in knob("BENCH_GRAPHS", "20,90,270").split(",")]
     tlparse = shutil.which("tlparse") or str(Path(sys.executable).with_name("tlparse"))
     if not Path(tlparse).exists():
-        print("symdebug vs tlparse: tlparse is not installed (pip install tlparse); skipped")
+        print("symdebug vs tlparse: tlparse is not installed (pip install tlparse)")
+        recorder.fail("tlparse is not installed: nothing measured")
         return
-    graphs = [int(g) for g in os.environ.get("BENCH_GRAPHS", "20,90,270").split(",")]
     compileall.compile_dir(ROOT / "symdebug", quiet=1)  # as an installed wheel has it
-    print(f"symdebug report vs tlparse (median of {ROUNDS}, interleaved; targets <= 0.25x CPU")
-    print("  on 5 and 24 MB, <= 0.15x on 72 MB; bytes <= 0.05x)")
+    print(f"symdebug report vs tlparse (median of {ROUNDS}, interleaved; CPU seconds)")
     for count in graphs:
         log = log_of(count)
         with tempfile.TemporaryDirectory() as work:
-            compare(log, tlparse, Path(work))
+            recorded(count, compare(log, tlparse, Path(work)), recorder)
 
 
 if __name__ == "__main__":
-    main()
+    main_of(run, "tlparse", __file__)
