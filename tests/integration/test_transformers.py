@@ -1,5 +1,11 @@
 """Hugging Face models built from config (random weights, no download): every recompile
-that changing sequence length and batch size causes is explained."""
+that changing sequence length and batch size causes is explained.
+
+``test_every_recompile_is_explained`` compares each recompile with Dynamo's own
+``recompiles`` log of the same run (``tests/dynamo_recompiles.py``): torch's reasons and
+failed entries, the input and constant of the check torch says failed, and the kind of that
+check (a constant size, a bound, an identity, a length) against the cause.  The other tests
+compare predictions with what torch then does (its cache and lookups)."""
 
 from __future__ import annotations
 
@@ -13,9 +19,11 @@ from pathlib import Path
 
 import pytest
 import torch
+from dynamo_recompiles import DynamoLog, DynamoRecompile, TorchCheck, dynamo_recompiles, torch_check
 from truth import assert_plans_agree
 
 import symdebug
+from symdebug.model.types import CAUSES, Recompile
 from symdebug.torchtext.source_text import log_sources_read
 from symdebug.tracefile import discover_trace_files
 
@@ -49,15 +57,79 @@ def tiny_bert() -> torch.nn.Module:
     return transformers.BertModel(config).eval()
 
 
-def drive(model: torch.nn.Module, dynamic: bool | None) -> symdebug.Session:
+def drive(
+    model: torch.nn.Module, dynamic: bool | None, log: DynamoLog | None = None
+) -> symdebug.Session:
+    """Call the model at each of ``CALLS`` under capture (``log`` is told each call's number)."""
     torch.manual_seed(0)
     with symdebug.capture() as session, torch.no_grad():
         compiled = torch.compile(model, backend="eager", dynamic=dynamic)
-        for batch, length in CALLS:
+        for number, (batch, length) in enumerate(CALLS):
+            if log is not None:
+                log.call = number
             ids = torch.randint(0, 100, (batch, length))
             mask = torch.ones(batch, length, dtype=torch.long)
             compiled(ids, attention_mask=mask)
     return session
+
+
+#: The causes of a guard that bounded a size or made it a constant (not a rule of torch's).
+GUARD_CAUSES = {"user_branch", "op_requirement", "int_specialized", "inductor", "backward"}
+
+
+def _sizes_until(entry: str, dim: int, compiled_at: dict[str, int]) -> set[int]:
+    """The sizes dim ``dim`` had in the calls up to the one that compiled ``entry``.
+
+    Both inputs are ``(batch, length)``: a dim's size is the call's ``CALLS`` item.
+    """
+    return {CALLS[number][dim] for number in range(compiled_at[entry] + 1)}
+
+
+def _causes_of_a_constant(check: TorchCheck, dynamic: bool | None, seen: set[int]) -> set[str]:
+    """The causes that agree with torch's ``size mismatch``: the entry held the size at
+    ``expected``: by default when the size had not changed yet (``dynamic=None``), as 0 or 1,
+    or because a guard or duck sizing made it a constant."""
+    zero_one = {"zero_one"} if check.expected in (0, 1) else set()
+    if dynamic is None and len(seen) == 1:
+        return {"static_by_default"} | zero_one
+    return zero_one or GUARD_CAUSES | {"duck_sizing"}
+
+
+def _causes_of_a_bound(check: TorchCheck, size: int) -> set[str]:
+    """The causes that agree with torch's range check at the call's new size: below torch's
+    own lower bound of 2 a size of 0 or 1 was specialized, else a guard set the bound."""
+    if check.lower == 2 and size < 2:
+        return {"zero_one"}
+    return GUARD_CAUSES | {"mark_dynamic_range"}
+
+
+def expected_causes(said: DynamoRecompile, dynamic: bool | None, log: DynamoLog) -> set[str]:
+    """The causes that agree with the kind of check Dynamo says failed."""
+    check = torch_check(said.first_check)
+    # The models compile as one frame (transformers' ``wrapper``): its first entry is 0/0.
+    compiled_at = {"0/0": 0} | {c: r.call for c, r in log.found.items()}
+    if check.kind == "size" and check.dim is not None:
+        seen = _sizes_until(said.entries[0], check.dim, compiled_at)
+        return _causes_of_a_constant(check, dynamic, seen)
+    if check.kind == "range" and check.dim is not None:
+        return _causes_of_a_bound(check, CALLS[said.call][check.dim])
+    return {check.kind} if check.kind in ("identity", "length") else set(CAUSES) - {"unknown"}
+
+
+def assert_the_check_is_torchs(recompile: Recompile, said: str) -> None:
+    """The failing check symdebug names is on the input torch names, with torch's constant."""
+    check = torch_check(said)
+    if check.source is None:
+        return
+    assert check.source in {s.stripped for s in recompile.sources}, (said, recompile.sources)
+    special, guard = recompile.specialization, recompile.guard
+    if check.kind == "size":  # a constant: the specialization (or guard) that made it
+        assert special is not None or guard is not None, said
+    if special is not None:
+        assert special.source.stripped == check.source, (said, special.source)
+        assert check.kind != "size" or special.value == check.expected, (said, special.value)
+    if guard is not None:
+        assert check.source in {s.stripped for s in guard.sources}, (said, guard.expr)
 
 
 @pytest.mark.parametrize(
@@ -65,16 +137,21 @@ def drive(model: torch.nn.Module, dynamic: bool | None) -> symdebug.Session:
     [(tiny_gpt2, None), (tiny_gpt2, True), (tiny_bert, None), (tiny_bert, True)],
 )
 def test_every_recompile_is_explained(build: object, dynamic: bool | None) -> None:
-    session = drive(build(), dynamic)  # type: ignore[operator]
+    """Each recompile against Dynamo's own ``recompiles`` log of the same run: the same
+    reasons and failed entries, the failing check on the input torch names (with the
+    constant it expected), and a cause that agrees with the kind of that check."""
+    with dynamo_recompiles() as log:
+        session = drive(build(), dynamic, log)  # type: ignore[operator]
     assert session.recompiles, "the run should recompile at least once"
+    assert sorted(r.compile_id for r in session.recompiles) == sorted(log.found)
     for recompile in session.recompiles:
-        assert recompile.cause != "unknown", recompile.reasons
-        assert recompile.failed_entry is not None
-        assert (
-            recompile.guard is not None
-            or recompile.specialization is not None
-            or (recompile.cause in ("zero_one", "duck_sizing"))
-        )
+        said = log.found[recompile.compile_id]
+        assert recompile.reasons == said.failures
+        assert recompile.failed_entry == said.entries[0]
+        assert recompile.failed_entries == said.entries
+        assert_the_check_is_torchs(recompile, said.first_check)
+        causes = expected_causes(said, dynamic, log)
+        assert recompile.cause in causes, (said.first_check, recompile.cause, causes)
         assert recompile.fix
 
 
