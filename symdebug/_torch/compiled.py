@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import CodeType, FunctionType
 from typing import Any
@@ -65,14 +65,12 @@ def _hook_into(wrapper: FunctionType, before: BeforeCall, undo: list[Callable[[]
 
 
 @contextmanager
-def before_each_compiled_call(before: BeforeCall) -> Iterator[None]:
+def before_each_compiled_call(before: BeforeCall, objects: Iterable[object]) -> Iterator[None]:
     """Every ``torch.compile`` result of this process, existing and new, runs ``before`` first.
 
-    The wrappers that exist are found among live objects; new ones are hooked as
-    ``torch.compile`` makes them.  All are unhooked after the block.
+    The wrappers that exist are found among ``objects`` (the live ones); new ones are hooked
+    as ``torch.compile`` makes them.  All are unhooked after the block.
     """
-    import gc
-
     import torch
     from torch._dynamo import eval_frame
     from torch._dynamo.decorators import skip
@@ -81,7 +79,7 @@ def before_each_compiled_call(before: BeforeCall) -> Iterator[None]:
     skip(_calling(None, before))  # the hook's own frame runs eagerly; what it calls is compiled
     outside: BeforeCall = torch._dynamo.disable(before)  # type: ignore[no-untyped-call]
     undo: list[Callable[[], None]] = []
-    for item in gc.get_objects():
+    for item in objects:
         if (
             type(item) is FunctionType and item.__code__ is code
         ):  # a dead weakproxy raises on isinstance

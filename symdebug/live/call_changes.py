@@ -19,6 +19,7 @@ import torch
 from symdebug._torch.compiled import before_each_compiled_call
 from symdebug._torch.marks import is_module, mark
 from symdebug.live.changes import Change, Conversion, FrameRef, Mark
+from symdebug.live.heap import every_object
 
 
 def _target(original: Any) -> tuple[Any, Any]:
@@ -128,5 +129,5 @@ def calls_changed(changes: tuple[Change, ...]) -> Iterator[None]:
             _mark(call, each)
         return call.arguments()
 
-    with before_each_compiled_call(before):
+    with before_each_compiled_call(before, every_object()):
         yield

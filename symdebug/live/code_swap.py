@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ast
 import dis
-import gc
 import inspect
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from symdebug.live.heap import every_object
 
 _OUTER = "__symdebug_scope__"
 
@@ -37,7 +38,7 @@ def function_at(filename: str, lineno: int) -> types.FunctionType | None:
         nested function (or a decorator line it runs); among those, the innermost.
     """
     best: tuple[tuple[bool, int, int], types.FunctionType] | None = None
-    for candidate in gc.get_objects():
+    for candidate in every_object():
         if type(candidate) is not types.FunctionType:  # isinstance would run lazy modules' hooks
             continue
         code = candidate.__code__

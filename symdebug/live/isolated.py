@@ -9,6 +9,7 @@ the function runs here, and the caller restores what it can.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import pickle
@@ -18,7 +19,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
+
+from symdebug.live.stuck_child import arm, stack_file, stack_of
 
 #: What a child sends back when its result does not pickle.
 UNPICKLABLE = "unpicklable"
@@ -55,12 +58,14 @@ def run_isolated(function: Callable[[], Any], timeout: float) -> Outcome:
     read_end, write_end = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read_end)
-        _child(function, write_end)
-    os.close(write_end)
-    outcome = _collect(pid, read_end, timeout)
+    with stack_file() as stack:
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(read_end)
+            arm(stack)
+            _child(function, write_end)
+        os.close(write_end)
+        outcome = _collect(pid, read_end, timeout, stack)
     outcome.seconds = time.perf_counter() - started
     return outcome
 
@@ -69,7 +74,12 @@ def _child(function: Callable[[], Any], write_end: int) -> None:
     """Run, send ``(value, printed)`` or ``(error, printed)``, and leave at once.
 
     ``os._exit``: no atexit handler, no flush of the parent's buffers, no kernel message.
+    ``gc.freeze``: the parent's garbage is the parent's to collect.  Its finalizers may act on
+    what the child holds only a copy of (a ``DistributedDataParallel`` left in a reference
+    cycle: its Gloo process group's destructor waits forever on a condition whose waiters are
+    the parent's threads), or write the parent's buffers a second time.
     """
+    gc.freeze()
     printed = _quiet_child()
     try:
         payload = _payload(function, printed)
@@ -106,22 +116,29 @@ def _payload(function: Callable[[], Any], printed: io.StringIO) -> bytes:
         return pickle.dumps(("error", why, printed.getvalue()[-20000:]))
 
 
-def _collect(pid: int, read_end: int, timeout: float) -> Outcome:
-    """Read the child's answer until its deadline; kill it past that."""
+def _collect(pid: int, read_end: int, timeout: float, stack: IO[bytes]) -> Outcome:
+    """Read the child's answer until its deadline; past that, read where it is, and kill it."""
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
     with os.fdopen(read_end, "rb", buffering=0) as pipe:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([pipe], [], [], left)[0]:
-                _kill(pid)
-                return Outcome(error=f"did not finish within {timeout:g} s (stopped)")
+                return Outcome(error=_stopped(pid, timeout, stack))
             chunk = pipe.read(1 << 20)
             if not chunk:
                 break
             chunks.append(chunk)
     status = os.waitpid(pid, 0)[1]
     return _decoded(b"".join(chunks), status)
+
+
+def _stopped(pid: int, timeout: float, stack: IO[bytes]) -> str:
+    """Kill the child; say so, and where it was (a loop of the user's, a blocked call)."""
+    frame = stack_of(pid, stack)
+    _kill(pid)
+    at = f"; it was at {frame}" if frame else ""
+    return f"did not finish within {timeout:g} s (stopped{at})"
 
 
 def _kill(pid: int) -> None:

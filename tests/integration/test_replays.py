@@ -7,18 +7,20 @@ Verified plans are applied again in a fresh process (``run_script``), as a user 
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
-from programs import PROGRAMS, marked_line, program
+from programs import PROGRAMS, captured, marked_line, program
 from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
 
 import symdebug
 from symdebug.live.plan_types import FixPlan
 from symdebug.live.replay import STDIN_NOTE
+from symdebug.live.stuck_child import innermost_frame
 from symdebug.scripts import run_script
 
 
@@ -143,9 +145,44 @@ def test_a_workload_that_never_returns_is_stopped() -> None:
     kept = entries()
     started = time.monotonic()
     plan = symdebug.fix_plan(forever, progress=False, timeout=3, max_replays=2)
-    assert plan.errors_before == ["did not finish within 3 s (stopped)"]
+    # where it was stuck, read from the child before the kill: the sleep of its loop
+    at = f'File "{__file__}", line {forever.__code__.co_firstlineno + 3} in forever'
+    assert plan.errors_before == [f"did not finish within 3 s (stopped; it was at {at})"]
     assert not plan.verified and time.monotonic() - started < 60
     assert entries() == kept  # the user's compiled function is as it was
+
+
+def test_the_parents_garbage_is_left_to_the_parent() -> None:
+    """A DDP model a capture leaves in a reference cycle: collected in a replay, its Gloo
+    process group's destructor waited forever on a condition whose waiters are the parent's
+    threads (found in CI: the replay stopped at its deadline, in garbage collection)."""
+
+    def collecting() -> list[torch.Tensor]:
+        gc.collect()
+        return rows_workload()
+
+    captured("ddp_forward")
+    gc.disable()  # the cycle stays for the replays to meet, whenever this process collects
+    try:
+        plan = symdebug.fix_plan(collecting, progress=False, timeout=30, max_replays=2)
+    finally:
+        gc.enable()
+    assert plan.errors_before == [] and plan.tried[0].replay.errors == []
+    assert plan.before == {f"scaled (test_replays.py:{scaled.__code__.co_firstlineno})": 2}
+
+
+def test_a_child_stuck_in_a_collection_says_what_collected() -> None:
+    """The first hundred frames only (faulthandler's limit), so no ``_child`` among them: the
+    thread that took the signal is the child's; a collection is said, and what triggered it."""
+    builder = '"/site-packages/torch/_dynamo/variables/builder.py"'
+    dump = (
+        'Thread 0x00007f65696516c0 (most recent call first):\n  File "x.py", line 4 in spin\n\n'
+        "Current thread 0x00007f664cc96b80 (most recent call first):\n  Garbage-collecting\n"
+        f"  File {builder}, line 1056 in _wrap\n  File {builder}, line 827 in _call_impl\n  ...\n"
+    )
+    expected = f"garbage collection, called from File {builder}, line 1056 in _wrap"
+    assert innermost_frame(dump) == expected
+    assert innermost_frame("") == ""
 
 
 def test_printed_output_that_changes_is_kept_not_compared() -> None:
@@ -188,14 +225,6 @@ def test_a_script_fix_with_a_rewrite_in_fresh_processes(capsys: pytest.CaptureFi
     assert main(["fix", "--max-replays", "4", str(PROGRAMS / "last_token.py")]) == 0
     out = capsys.readouterr().out
     assert "verified by replay" in out and "+    return doubled[:, -1]" in out
-
-
-@pytest.mark.slow
-def test_hugging_face_gpt2_plan_marks_the_length() -> None:
-    pytest.importorskip("transformers")
-    plan, _ = plan_of("hf_gpt2", max_replays=4)
-    assert plan.verified and sum(plan.after.values()) < sum(plan.before.values())
-    reproduced("hf_gpt2", plan)
 
 
 def test_no_fork_still_replays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -179,7 +179,8 @@ def _closed_port() -> int:
 def test_a_dask_address_that_never_answers_is_a_clear_error(tmp_path: Path) -> None:
     started = time.monotonic()
     address = f"tcp://127.0.0.1:{_closed_port()}"
-    result = _suite(str(SMALL), "-o", str(tmp_path), "--dask", address, timeout=120)
-    assert time.monotonic() - started < 60
+    wait = ("--dask-timeout", "5")  # the default (30 s) only waits longer for the same answer
+    result = _suite(str(SMALL), "-o", str(tmp_path), "--dask", address, *wait, timeout=120)
+    assert time.monotonic() - started < 40
     assert result.returncode == 2
     assert f"no Dask scheduler answered at {address}" in result.stderr
