@@ -104,6 +104,9 @@ class EventStream:
     stacks: dict[tuple[int, ...], list[Any]] = field(default_factory=dict, repr=False)
     #: Where a live capture saw dims marked (``symdebug.model.types.MarkSite``), in order.
     marks: list[Any] = field(default_factory=list)
+    #: The version of the torch running a live capture (``torch.__version__``); a log's
+    #: is read from its own records.
+    torch_version: str = ""
 
     def share_frames(self, body: dict[str, Any]) -> None:
         """Replace ``body``'s stacks by the stream's one copy of each, frames shared too.

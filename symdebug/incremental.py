@@ -17,10 +17,18 @@ from dataclasses import fields
 from functools import cache
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents, group_by_compile
+from symdebug.builders.compile_events import group_by_compile
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.events import EventStream
 from symdebug.model.types import Facts, MarkSite, Specialization
-from symdebug.pipeline import LIVE, MAX_PROBLEM_EXAMPLES, build_or_count, collector_paused, enrich
+from symdebug.pipeline import (
+    LIVE,
+    MAX_PROBLEM_EXAMPLES,
+    build_or_count,
+    collector_paused,
+    enrich,
+    stream_facts,
+)
 from symdebug.processors.pass_table import Pass, passes, written_lists
 from symdebug.torchtext.source_text import sources_read
 from symdebug.torchtext.stacks import StackReader
@@ -61,14 +69,10 @@ class IncrementalBuilder:
     def _facts_of_compiles(
         self, stream: EventStream, capture_errors: int, written: frozenset[str]
     ) -> Facts:
-        facts = Facts(source=stream.source, capture_errors=capture_errors)
-        facts.problems = stream.problem_counts()
-        facts.problem_examples = [
-            f"{p.kind} at {p.where}: {p.detail}" for p in stream.problems[:MAX_PROBLEM_EXAMPLES]
-        ]
+        facts, release = stream_facts(stream, capture_errors=capture_errors)
         reader = StackReader(stream.strings)
         kept: dict[tuple[Any, ...], Facts] = {}
-        for group in group_by_compile(stream.events):
+        for group in group_by_compile(stream.events, release):
             # A group that gained an event (a backward compiled later) is built again.
             key = (group.compile_id, group.kind, len(group.events), id(group.events[-1]))
             fragment = self._fragments.get(key)

@@ -20,13 +20,16 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from symdebug._torch.releases.sections import Release
 from symdebug.builders.compile_builder import build_compile
-from symdebug.builders.compile_events import CompileEvents, group_by_compile
+from symdebug.builders.compile_events import group_by_compile
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.builders.graph_breaks_builder import build_graph_breaks
 from symdebug.builders.guards_builder import build_guards
 from symdebug.builders.kernels_builder import build_kernels
 from symdebug.builders.specializations_builder import build_specializations
 from symdebug.builders.symbols_builder import build_symbols
+from symdebug.builders.torch_release import VERSION_ARTIFACT, stream_release, torch_run
 from symdebug.events import Event, EventStream
 from symdebug.model.serialize import stale_fixes, stale_names
 from symdebug.model.types import Facts
@@ -59,6 +62,7 @@ READ_PAYLOADS = frozenset(
         "artifact:inductor_provenance_tracking_node_mappings",
         "artifact:recompile_reasons",
         "artifact:dynamo_graph_break_reason",
+        VERSION_ARTIFACT,
     }
 )
 
@@ -111,15 +115,22 @@ def build_or_count(facts: Facts, group: CompileEvents, reader: StackReader) -> N
         _count_problem(facts, "bad_event", f"in compile {group.compile_id}: {error!r}")
 
 
-def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
-    """The facts each compile's own events say, before any pass ran."""
-    facts = Facts(source=stream.source, capture_errors=capture_errors)
+def stream_facts(stream: EventStream, *, capture_errors: int = 0) -> tuple[Facts, Release]:
+    """Facts holding what the stream says as a whole (no compile yet), and its release."""
+    choice = stream_release(stream)
+    facts = Facts(source=stream.source, capture_errors=capture_errors, torch=torch_run(choice))
     facts.problems = stream.problem_counts()
     facts.problem_examples = [
         f"{p.kind} at {p.where}: {p.detail}" for p in stream.problems[:MAX_PROBLEM_EXAMPLES]
     ]
+    return facts, choice.release
+
+
+def facts_of_compiles(stream: EventStream, *, capture_errors: int = 0) -> Facts:
+    """The facts each compile's own events say, before any pass ran."""
+    facts, release = stream_facts(stream, capture_errors=capture_errors)
     reader = StackReader(stream.strings)
-    for group in group_by_compile(stream.events):
+    for group in group_by_compile(stream.events, release):
         build_or_count(facts, group, reader)
     facts.rank = next((c.rank for c in facts.compiles if c.rank is not None), None)
     return facts

@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 11;
-export const MIME_TYPE = "application/vnd.symdebug.session.v11+json";
+export const SCHEMA_VERSION = 12;
+export const MIME_TYPE = "application/vnd.symdebug.session.v12+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -48,7 +48,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v11). */
+/** The session document (schema v12). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -70,6 +70,7 @@ export interface Session {
   rank: number | null;
   hunt: HuntRow[];
   marks: MarkSite[];
+  torch: TorchRun;
 }
 
 /** One Dynamo frame compile (the last attempt after restarts). */
@@ -283,6 +284,13 @@ export interface MarkSite {
   frame: Frame;
   min: number | null;
   max: number | null;
+}
+
+/** The torch that compiled: its version, the release whose tables read it, how known. */
+export interface TorchRun {
+  version: string;
+  release: string;
+  known: string;
 }
 
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */

@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
 
+from symdebug._torch.running import resolved, running_release
+
 
 def cache_order(code: Any) -> list[str]:
     """Compile ids of the entries cached on ``code``, in lookup (most recently used) order."""
@@ -26,9 +28,7 @@ def _entry_list() -> Callable[[Any], list[Any]]:
 
     Every prediction reads the order, and an import statement costs a microsecond each time.
     """
-    from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
-
-    found: Callable[[Any], list[Any]] = _debug_get_cache_entry_list
+    found: Callable[[Any], list[Any]] = resolved(running_release().cache_entries.entry_list)
     return found
 
 
@@ -45,15 +45,16 @@ def miss_settings() -> dict[str, Any]:
     ``recompile_limit`` entries; ``convert_frame.py:2401`` skips a frame for good when a
     compile error is suppressed.
     """
-    from torch._dynamo import config, eval_frame
+    from torch._dynamo import config
 
+    stance = resolved(running_release().cache_entries.stance)
     return {
         "recompile_limit": int(config.recompile_limit),
         "accumulated_recompile_limit": int(config.accumulated_recompile_limit),
         "suppress_errors": bool(config.suppress_errors),
         # ``torch.compiler.set_stance``: ``eval_frame._stance`` (private; reassigned on change).
-        "stance": str(eval_frame._stance.stance),
-        "skip_guard_eval_unsafe": bool(eval_frame._stance.skip_guard_eval_unsafe),
+        "stance": str(stance.stance),
+        "skip_guard_eval_unsafe": bool(stance.skip_guard_eval_unsafe),
     }
 
 
@@ -64,8 +65,7 @@ def cache_lookups() -> Iterator[list[bool]]:
     Dynamo calls the guard-complete hook after every lookup (``eval_frame.c``); a frame
     torch skipped for good is never looked up, so no value means it ran eagerly.
     """
-    from torch._C._dynamo.eval_frame import set_guard_complete_hook
-
+    set_guard_complete_hook = resolved(running_release().cache_entries.guard_complete_hook)
     seen: list[bool] = []
     previous: Any = None
 

@@ -13,6 +13,8 @@ from typing import Any
 from torch._guards import SLoc
 from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
+from symdebug._torch.running import running_release
+
 
 def _sloc_parts(sloc: SLoc | None) -> dict[str, str | None]:
     if sloc is None:
@@ -32,7 +34,8 @@ def _bound(value: Any) -> int | str:
 
 def _symbols(env: ShapeEnv) -> dict[str, dict[str, Any]]:
     # `var_to_val` is deprecated in 2.13 (symbolic_shapes.py:5808); older torch lacks the new name.
-    backed = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
+    name = running_release().shape_env.backed_values
+    backed = getattr(env, name) if hasattr(env, name) else env.var_to_val
     out: dict[str, dict[str, Any]] = {}
     for symbol, sources in env.var_to_sources.items():
         value_range = env.var_to_range.get(symbol)
@@ -78,5 +81,5 @@ def snapshot_shape_env(env: ShapeEnv) -> dict[str, Any]:
         },
         "runtime_asserts": _runtime_asserts(env),
         "frozen": bool(env.frozen),
-        "ignored_guards": int(env.counter.get("ignored_backward_guard", 0)),
+        "ignored_guards": int(env.counter.get(running_release().shape_env.ignored_counter, 0)),
     }

@@ -20,6 +20,7 @@ import torch._logging.structured as _structured
 from torch._logging import _internal
 
 from symdebug._torch.holds import Held
+from symdebug._torch.running import running_release
 
 
 def trace_logger() -> logging.Logger:
@@ -51,25 +52,7 @@ _TOLERANT = 'h.update(payload.encode("utf-8", "surrogatepass"))'
 # none of them (Dynamo's graph and Inductor's output code are what it parses), so while
 # only its handlers listen, the copy of ``trace_structured`` leaves these payloads out;
 # with any other handler (TORCH_TRACE, tlparse's) every payload is built as before.
-UNREAD_PAYLOADS = frozenset(
-    {
-        "aot_inference_graph",
-        "aot_forward_graph",
-        "aot_backward_graph",
-        "aot_joint_graph",
-        "aot_forward_graph_fw_metadata",
-        "aot_backward_graph_fw_metadata",
-        "torch._functorch.config",
-        "runtime_wrapper_orchestration",
-        "before_pre_grad_graph",
-        "after_pre_grad_graph",
-        "before_joint_graph",
-        "after_joint_graph",
-        "before_post_grad_graph",
-        "inductor_post_grad_graph",
-        "fx_graph_runnable",
-    }
-)
+UNREAD_PAYLOADS = running_release().records.unread_payloads
 #: What a handler says to be one of symdebug's (this module imports no capture code).
 OUR_HANDLER = "symdebug_reads_only_what_it_parses"
 _BUILT = "payload = payload_fn()"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.events import Event
 
 _FX_HIT = "artifact:fx_graph_cache_hit"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.builders.export_builder import export_outcome
 from symdebug.events import GRAPH_INPUTS
 from symdebug.model.types import (

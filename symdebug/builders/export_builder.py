@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.model.types import Frame
 from symdebug.model.values import CompileStatus, Source
 from symdebug.torchtext.frames import FrameReader, is_torch_file

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.model.types import Compile, Frame, GraphBreak
 from symdebug.model.values import CompileId
 from symdebug.torchtext.break_frames import placed

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from symdebug.builders.cache_hits import replayed_events
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.builders.export_builder import export_user_stack
 from symdebug.events import SHAPE_ENV, Event
 from symdebug.model.compiler_guards import FROM_CACHE
@@ -19,12 +19,17 @@ from symdebug.torchtext.symbol_names import free_symbols
 
 
 def _live_status(evidence: StackEvidence, live: Mapping[str, Any]) -> GuardStatus:
+    """The status torch gives a guard as it is added.
+
+    A frozen ShapeEnv ignores a guard (and counts it) before it asks whether guards are
+    suppressed (``ShapeEnv._check_frozen``, in every release): such a guard is ignored.
+    """
     if evidence.runtime_assert:
         return "runtime-assert"
-    if live.get("suppressed"):
-        return "suppressed"
     if live.get("frozen"):
         return "ignored"
+    if live.get("suppressed"):
+        return "suppressed"
     return "installed"
 
 

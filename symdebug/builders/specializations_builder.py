@@ -7,7 +7,7 @@ specialized ints (``EQUALS_MATCH``).
 
 from __future__ import annotations
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.model.types import Guard, Specialization
 from symdebug.model.values import CompileId, Source
 from symdebug.torchtext.frames import FrameReader

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.builders.unbacked import describe_unbacked, is_unbacked, parse_range
 from symdebug.events import SHAPE_ENV
 from symdebug.model.types import Frame, Symbol

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from symdebug.builders.compile_events import CompileEvents
+from symdebug.builders.compile_group import CompileEvents
 from symdebug.model.types import Frame, Symbol
 from symdebug.model.values import CompileId, Source
 from symdebug.torchtext.frames import FrameReader

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from symdebug._torch import compiler_context, dynamo_graph
+from symdebug._torch.running import running_version
 from symdebug._torch.shape_env import snapshot_shape_env
 from symdebug.events import GRAPH_INPUTS, SHAPE_ENV, CompileKey, Event, EventStream, slim_body
 from symdebug.hooks import live_context
@@ -54,7 +55,7 @@ class CaptureHandler(logging.Handler):
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
-        self.stream = EventStream(source="live")
+        self.stream = EventStream(source="live", torch_version=running_version())
         self.errors = 0
         self.first_error: str | None = None
         #: (torch's compile id, code object) in compile order; ids repeat after a reset.

@@ -1,8 +1,8 @@
 """``symdebug.fix_plan``: verify the suggested fixes by replaying the user's calls.
 
 The one way in: :meth:`LiveSession.fix_plan <symdebug.live.session.LiveSession.fix_plan>`
-calls it with its own session.  Each replay runs in a forked child
-(:func:`~symdebug.live.replay.isolated_replay`); the search is
+calls it with its own session.  Each replay runs in a process of its own
+(:class:`~symdebug.live.replayer.Replayer`); the search is
 :mod:`symdebug.live.plan_search`; the verdicts (:mod:`symdebug.live.verdicts`) are read
 from the plan once and set on the session's facts and the replays'.
 """
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from symdebug.live.plan_search import MAX_REPLAYS, search_fixes
 from symdebug.live.plan_types import FixPlan
-from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
-from symdebug.live.trials import Candidate
+from symdebug.live.replay import TIMEOUT_S, Workload
+from symdebug.live.replayer import Replayer, Start
 from symdebug.live.verdicts import KeepsVerdicts, apply_verdicts, verdicts_of
 
 if TYPE_CHECKING:
@@ -28,14 +28,16 @@ def fix_plan(
     max_replays: int = MAX_REPLAYS,
     progress: bool = True,
     timeout: float = TIMEOUT_S,
+    start: Start = "spawn",
 ) -> FixPlan:
     """Replay ``workload`` under the settings of each suggested fix; return the best plan.
 
-    Each replay runs in a forked child, from ``torch._dynamo.reset()`` with the compile
-    caches off: the user's compiled functions keep their cache entries, and the session
-    its facts.  Settings are set, marks made on each compiled call's arguments, and a fix
-    that edits a function is applied by swapping in its rewritten code.  The fixes that
-    were replayed get ``verified``, ``effect`` and ``diff``; the views show them.
+    Each replay runs in a process of its own (:mod:`symdebug.live.replayer`), from
+    ``torch._dynamo.reset()`` with the compile caches off: the user's compiled functions
+    keep their cache entries, and the session its facts.  Settings are set, marks made on
+    each compiled call's arguments, and a fix that edits a function is applied by swapping
+    in its rewritten code.  The fixes that were replayed get ``verified``, ``effect`` and
+    ``diff``; the views show them.
 
     Parameters
     ----------
@@ -51,6 +53,11 @@ def fix_plan(
         Show progress on stderr while replaying.
     timeout
         Seconds one replay may take; a replay past it is stopped and said to be.
+    start
+        ``spawn`` (the default): each replay in a fresh process, given this process's
+        settings and random state, the workload sent by reference or pickled by value; a
+        workload that cannot be sent is forked, where a probe fork proves that works.
+        ``fork``: fork first (faster to start), where proven safe.  The plan says which ran.
 
     Returns
     -------
@@ -64,12 +71,13 @@ def fix_plan(
     >>> workload = lambda: [f(torch.randn(n, 4)) for n in (2, 3, 4)]  # doctest: +SKIP
     >>> print(symdebug.fix_plan(workload, s))                          # doctest: +SKIP
     """
-
-    def runner(changes: Candidate) -> Replay:
-        return isolated_replay(workload, changes, timeout=timeout)
-
+    runner = Replayer(workload, timeout=timeout, start=start)
     known = [session.facts] if session is not None else []
-    plan, seen = search_fixes(runner, known, max_replays=max_replays, progress=progress)
+    try:
+        plan, seen = search_fixes(runner, known, max_replays=max_replays, progress=progress)
+    finally:
+        runner.close()
+    plan.replayed_in = runner.said
     verdicts = verdicts_of(plan)
     for facts in seen:
         apply_verdicts(facts, verdicts)

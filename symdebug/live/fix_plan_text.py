@@ -80,6 +80,8 @@ def plan_text(plan: PlanRecord) -> str:
     lines += _errors("before", plan.errors_before) + _errors("after", plan.errors_after)
     if plan.tried:
         lines += [f"tried ({len(plan.tried)} replays):", *map(trial_line, plan.tried)]
+    if plan.replayed_in:
+        lines += [f"replays: {plan.replayed_in}"]
     if plan.not_tried:
         lines += ["not tried (no replay could apply them):"]
         lines += [

@@ -14,8 +14,9 @@ from typing import Any
 
 from symdebug.live.candidates import FLOATS, frame_ref
 from symdebug.live.changes import Change, Mark, setting_change
-from symdebug.live.replay import TIMEOUT_S, Replay, Workload, isolated_replay
+from symdebug.live.replay import TIMEOUT_S, Replay, Workload
 from symdebug.live.replay_search import Search
+from symdebug.live.replayer import Replayer, Start
 from symdebug.live.trials import Candidate
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import Facts
@@ -155,12 +156,17 @@ def hunt_session(
     max_replays: int = 25,
     progress: bool = True,
     timeout: float = TIMEOUT_S,
+    start: Start = "spawn",
 ) -> Hunt:
-    """The hunt of a live session: each replay in a forked child (see :func:`run_hunt`)."""
+    """The hunt of a live session: each replay in a process of its own (:func:`run_hunt`).
+
+    ``start``: as :func:`symdebug.live.fix_plan.fix_plan` takes it.
+    """
     if workload is None:
         return run_hunt(facts, None)
 
-    def runner(changes: Candidate) -> Replay:
-        return isolated_replay(workload, changes, timeout=timeout)
-
-    return run_hunt(None, runner, max_replays=max_replays, progress=progress)
+    runner = Replayer(workload, timeout=timeout, start=start)
+    try:
+        return run_hunt(None, runner, max_replays=max_replays, progress=progress)
+    finally:
+        runner.close()

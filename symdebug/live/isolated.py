@@ -82,9 +82,9 @@ def _child(function: Callable[[], Any], write_end: int) -> None:
     gc.freeze()
     printed = _quiet_child()
     try:
-        payload = _payload(function, printed)
+        answer = payload(function, printed)
         with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(payload)
+            pipe.write(answer)
     finally:
         os._exit(0)
 
@@ -104,7 +104,9 @@ def _quiet_child() -> io.StringIO:
     return printed
 
 
-def _payload(function: Callable[[], Any], printed: io.StringIO) -> bytes:
+def payload(function: Callable[[], Any], printed: io.StringIO | None = None) -> bytes:
+    """``(kind, value or error, printed)`` pickled: what a replay process sends back."""
+    printed = printed or io.StringIO()
     try:
         result: tuple[str, Any] = ("value", function())
     except BaseException as error:  # noqa: BLE001 - everything is reported to the parent
@@ -130,7 +132,7 @@ def _collect(pid: int, read_end: int, timeout: float, stack: IO[bytes]) -> Outco
                 break
             chunks.append(chunk)
     status = os.waitpid(pid, 0)[1]
-    return _decoded(b"".join(chunks), status)
+    return decoded(b"".join(chunks), status)
 
 
 def _stopped(pid: int, timeout: float, stack: IO[bytes]) -> str:
@@ -146,7 +148,7 @@ def _kill(pid: int) -> None:
     os.waitpid(pid, 0)
 
 
-def _decoded(data: bytes, status: int) -> Outcome:
+def decoded(data: bytes, status: int) -> Outcome:
     """The child's message, or what its exit status says when it sent none."""
     if not data:
         return Outcome(error=f"the replay process ended without an answer ({_status(status)})")

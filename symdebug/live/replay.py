@@ -1,7 +1,8 @@
 """Replay the user's calls under some changes, isolated, and measure what happened.
 
-A replay is the proof behind a verified fix: it runs in a forked child (the user's compiled
-functions, session and namespace stay as they were), Dynamo is reset there, the compile
+A replay is the proof behind a verified fix: it runs in another process (a fresh one, or a
+fork where that is proven safe: :mod:`symdebug.live.replayer`), so the user's compiled
+functions, session and namespace stay as they were; Dynamo is reset there, the compile
 caches are off, and the compiles are counted from the capture's own facts (the same events
 ``TORCH_TRACE`` writes).
 """
@@ -22,7 +23,7 @@ from symdebug._torch.trace_logger import trace_logger
 from symdebug.hooks.handler import CaptureHandler
 from symdebug.live.apply_changes import ChangeError, changes_applied
 from symdebug.live.changes import Change, settings_of
-from symdebug.live.isolated import can_fork, run_isolated
+from symdebug.live.isolated import Outcome, can_fork, run_isolated
 from symdebug.live.outputs import comparable_outputs
 from symdebug.live.recorder import Recorder
 from symdebug.model.types import Compile, Facts
@@ -61,6 +62,8 @@ class Replay:
     printed: str = field(default="", repr=False)
     #: Whether the workload returned (it did not raise, and was not stopped).
     finished: bool = False
+    #: How the replay's process was started: ``spawn``, ``fork``, or ``""`` (this process).
+    process: str = ""
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -113,10 +116,13 @@ def _first_line(error: BaseException) -> str:
 
 
 def _copied(value: Any) -> Any:
-    """The outputs with every tensor detached and cloned, so later runs cannot change them."""
+    """The outputs, every tensor detached and copied to the CPU.
+
+    Later runs cannot change them, and the process that compares them never touches a GPU.
+    """
 
     def copy(leaf: Any) -> Any:
-        return leaf.detach().clone() if isinstance(leaf, torch.Tensor) else leaf
+        return leaf.detach().to("cpu").clone() if isinstance(leaf, torch.Tensor) else leaf
 
     return tree_map(copy, value)
 
@@ -124,7 +130,7 @@ def _copied(value: Any) -> Any:
 def replay(workload: Workload, changes: tuple[Change, ...] = ()) -> Replay:
     """Run ``workload`` once under ``changes``, from a reset compiler, under capture.
 
-    In this process: the caller keeps the user's state (:func:`isolated_replay` forks).
+    In this process: the caller keeps the user's state (:mod:`.replayer` runs it elsewhere).
     """
     result = Replay(changes)
     recorder = Recorder()
@@ -157,9 +163,8 @@ TIMEOUT_S = 600.0
 STDIN_NOTE = "the workload reads standard input, which a replay does not give it"
 
 
-def _in_child(workload: Workload, changes: tuple[Change, ...]) -> Replay:
-    """The child's side: torch made safe after a fork, every capture but the replay's off."""
-    fork_safe_torch()
+def replayed_here(workload: Workload, changes: tuple[Change, ...]) -> Replay:
+    """A replay process's side (spawned or forked): every capture but the replay's off."""
     with others_detached():
         result = replay(workload, changes)
     result.errors = [_stdin_said(e) for e in result.errors]
@@ -172,22 +177,34 @@ def _stdin_said(error: str) -> str:
     return f"{STDIN_NOTE} ({error})" if error.startswith("EOFError") else error
 
 
-def isolated_replay(
+def forked_side(workload: Workload, changes: tuple[Change, ...]) -> Replay:
+    """A forked child's side: torch made safe after a fork, then the replay."""
+    fork_safe_torch()
+    return replayed_here(workload, changes)
+
+
+def from_outcome(outcome: Outcome, changes: tuple[Change, ...], process: str) -> Replay:
+    """The replay a process sent back, or one that says why it sent none."""
+    if isinstance(outcome.value, Replay):
+        outcome.value.printed, outcome.value.process = outcome.stdout, process
+        return outcome.value
+    seconds, printed = outcome.seconds, outcome.stdout
+    return Replay(
+        changes, errors=[outcome.error], seconds=seconds, printed=printed, process=process
+    )
+
+
+def forked_replay(
     workload: Workload, changes: tuple[Change, ...] = (), *, timeout: float = TIMEOUT_S
 ) -> Replay:
-    """:func:`replay` in a forked child: nothing the run does reaches this process.
+    """:func:`replay` in a forked child: for where a fork is proven safe (:mod:`.replayer`).
 
-    A workload that does not finish within ``timeout`` seconds is stopped; one that reads
-    standard input reads an empty one.  Without ``fork`` (Windows) it runs here, and the
-    user's compiled functions are reset by it.
+    Without ``fork`` (Windows) it runs here, and the user's compiled functions are reset by it.
     """
     if not can_fork():
         return replay(workload, changes)
-    outcome = run_isolated(lambda: _in_child(workload, changes), timeout)
-    if isinstance(outcome.value, Replay):
-        outcome.value.printed = outcome.stdout
-        return outcome.value
-    return Replay(changes, errors=[outcome.error], seconds=outcome.seconds, printed=outcome.stdout)
+    outcome = run_isolated(lambda: forked_side(workload, changes), timeout)
+    return from_outcome(outcome, changes, "fork")
 
 
 @contextmanager

@@ -56,3 +56,5 @@ class PlanRecord:
     outputs_note: str = ""
     tried: list[Trial] = field(default_factory=list)
     not_tried: list[NotTried] = field(default_factory=list)
+    #: How the replays ran (``each in a fresh process (spawn; ...)``); ``""``: not said.
+    replayed_in: str = ""

@@ -39,6 +39,7 @@ from symdebug.model.types import (
     Symbol,
     TensorCheck,
     TensorMeta,
+    TorchRun,
     WhyStep,
 )
 
@@ -181,6 +182,13 @@ def _hunt_row(data: dict[str, Any]) -> HuntRow:
     return HuntRow(**dict(data, user_frame=_maybe_frame(data.get("user_frame"))))
 
 
+def _torch_run(data: Any) -> TorchRun:
+    """The document's torch (a document before v12 names none: all ``""``)."""
+    if not isinstance(data, dict):
+        return TorchRun()
+    return TorchRun(*(str(data.get(name) or "") for name in ("version", "release", "known")))
+
+
 def _compile(data: dict[str, Any]) -> Compile:
     signature = data.get("signature")
     callee = data.get("callee")
@@ -290,4 +298,5 @@ class FactsReader:
             dropped_compiles=int(document.get("dropped_compiles", 0)),
             source=str(document.get("source", "")),
             rank=document.get("rank"),
+            torch=_torch_run(document.get("torch")),
         )

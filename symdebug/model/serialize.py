@@ -163,6 +163,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "sweeps": facts.sweeps,
         "hunt": [_plain(row) for row in facts.hunt],
         "marks": [plain_data(site) for site in facts.marks],
+        "torch": plain_data(facts.torch),
     }
 
 

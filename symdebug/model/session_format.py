@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -41,7 +41,9 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: ``library_frame``, compiles' ``type_ids`` and the marks a capture saw (``marks``);
 #: symbols' ``user_names`` name every source.  An older document reads with none of them,
 #: and its names are made when it is read.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+#: v12 added the torch that compiled (``torch``: version, release, how it was known); an
+#: older document reads with an unknown torch.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"

@@ -536,6 +536,20 @@ class SourceExplanation:
 
 
 @dataclass(slots=True)
+class TorchRun:
+    """The torch that compiled: its version, the release whose tables read it, how known.
+
+    ``known`` is ``running`` (the torch of a live capture), ``recorded`` (the log's own
+    version record), ``inferred`` (from torch's frames in the log) or ``assumed`` (none of
+    those: the oldest release symdebug knows); ``""`` for a document written before it.
+    """
+
+    version: str = ""
+    release: str = ""
+    known: str = ""
+
+
+@dataclass(slots=True)
 class Facts:
     """Everything one session knows, as built from one event stream."""
 
@@ -561,6 +575,8 @@ class Facts:
     hunt: list[HuntRow] = field(default_factory=list)
     #: The marks (``torch._dynamo.mark_static`` ...) a live capture saw made, in order.
     marks: list[MarkSite] = field(default_factory=list)
+    #: Which torch compiled, and which release's tables read its records.
+    torch: TorchRun = field(default_factory=TorchRun)
 
 
 @dataclass(slots=True)

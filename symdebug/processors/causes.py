@@ -1,55 +1,60 @@
 """Classify why each guard and specialization exists (``symdebug.model.values.Cause``).
 
-Evidence per cause, in torch 2.13 (the table in docs/architecture.md): the compiler phase,
-the frames on the framework stack, the FX node being traced, the bytecode instruction, and,
-for specializations, the compile's dynamic setting and what earlier compiles saw.
+Evidence per cause (the table in docs/architecture.md): the compiler phase, the frames on
+the framework stack, the FX node being traced, the bytecode instruction, the user's line,
+and, for specializations, the compile's dynamic setting and what earlier compiles saw.
+Which torch functions and files are evidence is per release (:class:`CauseFrames`, chosen
+by the session's torch); where the user's own code says it (``range(n)`` takes ``n`` as an
+int), that evidence is read in every release.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from operator import attrgetter
 
+from symdebug._torch.releases import OLDEST, release_named
+from symdebug._torch.releases.sections import CauseFrames
 from symdebug.model.types import Compile, Facts, Guard, Specialization
-from symdebug.model.values import Cause, posix_path
+from symdebug.model.values import Cause, Source, posix_path
 from symdebug.processors.writes import Writes
+from symdebug.torchtext.int_use import uses_as_int
 
-#: Framework files whose frames mean "an operator's meta or decomposition needed this".
-OP_FILES = (
-    "_subclasses/fake_impls.py",
-    "_subclasses/fake_utils.py",
-    "/_refs/",
-    "/_prims_common/",
-    "/_prims/",
-    "/_decomp/",
-    "_meta_registrations.py",
-    "/_dynamo/variables/builtin.py",
-    "/_dynamo/variables/lists.py",
-)
 _BRANCH_OPS = ("POP_JUMP", "JUMP_IF", "TO_BOOL", "COMPARE_OP")
+#: A guard that makes a symbol a constant: ``Eq(s86, 3)``.
+_PINNED = re.compile(r"Eq\(\w+, -?\d+\)$")
+_NAME = attrgetter("name")
+_FILENAME = attrgetter("filename")
 
 
-def _is_op_frame(filename: str, name: str) -> bool:
+def frames_of(facts: Facts) -> CauseFrames:
+    """The cause evidence of the release that compiled the session's facts."""
+    return release_named(facts.torch.release).frames
+
+
+def _is_op_frame(filename: str, name: str, frames: CauseFrames) -> bool:
     """An operator's meta or decomposition, or Dynamo running an FX node on fake tensors.
 
     Running a node is a log's evidence of it: a live capture knows the node itself.
     """
-    return _is_node_runner(filename, name) or _in_op_file(filename)
+    return _is_node_runner(filename, name, frames) or _in_op_file(filename, frames.op_files)
 
 
 @lru_cache(maxsize=8192)
-def _in_op_file(filename: str) -> bool:
+def _in_op_file(filename: str, op_files: tuple[str, ...]) -> bool:
     """Whether a frame's file is an operator's meta or decomposition (by file: one str key)."""
     path = posix_path(filename)
-    return any(part in path for part in OP_FILES)
+    return any(part in path for part in op_files)
 
 
-def _is_node_runner(filename: str, name: str) -> bool:
+def _is_node_runner(filename: str, name: str, frames: CauseFrames) -> bool:
     """Dynamo running an FX node on fake tensors (``run_node`` in ``_dynamo/utils.py``)."""
-    return name == "run_node" and posix_path(filename).endswith("_dynamo/utils.py")
+    suffix, function = frames.node_runner
+    return name == function and posix_path(filename).endswith(suffix)
 
 
-def framework_cause(location: str) -> Cause | None:
+def framework_cause(location: str, frames: CauseFrames = OLDEST.frames) -> Cause | None:
     """The cause a framework frame alone shows (``_prims_common/__init__.py:285 in f``).
 
     For a recompile whose check no guard of the log explains: torch names the framework
@@ -57,46 +62,45 @@ def framework_cause(location: str) -> Cause | None:
     """
     filename, _, name = location.partition(" in ")
     path = "/" + posix_path(filename.rsplit(":", 1)[0]).lstrip("./")  # torch shortens it
-    if "/_inductor/" in path:
+    if frames.inductor in path:
         return "inductor"
-    return "op_requirement" if _is_op_frame(path, name.strip()) else None
+    return "op_requirement" if _is_op_frame(path, name.strip(), frames) else None
 
 
-_NAME = attrgetter("name")
-_FILENAME = attrgetter("filename")
-
-
-def _is_backward(guard: Guard, names: list[str]) -> bool:
+def _is_backward(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
     if (guard.aot_graph or "").endswith("backward"):
         return True
-    return "grad" in names and any(
-        frame.name == "grad" and "/autograd/" in frame.filename for frame in guard.framework_stack
+    function, part = frames.autograd_grad
+    return function in names and any(
+        frame.name == function and part in frame.filename for frame in guard.framework_stack
     )
 
 
-def _op_evidence(guard: Guard, names: list[str]) -> bool:
+def _op_evidence(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
     """An operator needed the guard: the node being run, op frames, or AOT tracing."""
     if guard.fx_node is not None and not guard.fx_node_inferred:
         return True  # the exact node
     # An export traces the model itself with AOT (make_fx): its phase shows no operator.
     if guard.phase == "aot" and not guard.compile_id.is_export:
         return True
-    frames = guard.framework_stack
-    if any(map(_in_op_file, map(_FILENAME, frames))):  # each step in C: no Python frame
+    stack = guard.framework_stack
+    op_files = frames.op_files
+    if any(_in_op_file(name, op_files) for name in map(_FILENAME, stack)):
         return True
-    return "run_node" in names and any(_is_node_runner(f.filename, f.name) for f in frames)
+    runner = frames.node_runner[1]
+    return runner in names and any(_is_node_runner(f.filename, f.name, frames) for f in stack)
 
 
-def _compiler_cause(guard: Guard, names: list[str]) -> Cause | None:
+def _compiler_cause(guard: Guard, names: list[str], frames: CauseFrames) -> Cause | None:
     """Backward, Inductor or an int made static: causes the compiler phase itself shows."""
-    if guard.phase in ("inductor", "aot") and _is_backward(guard, names):
+    if guard.phase in ("inductor", "aot") and _is_backward(guard, names, frames):
         return "backward"
     if guard.phase == "inductor":
         return "inductor"
-    return "int_specialized" if "specialize_symnode" in names else None
+    return "int_specialized" if frames.int_use.intersection(names) else None
 
 
-def is_python_branch(guard: Guard) -> bool:
+def is_python_branch(guard: Guard, frames: CauseFrames = OLDEST.frames) -> bool:
     """Evidence that Python code branched on the guard's value, and no operator needed it.
 
     Read before any FX node is inferred: a branch makes no node, so nodes on the same line
@@ -105,28 +109,42 @@ def is_python_branch(guard: Guard) -> bool:
     if guard.phase == "inductor":
         return False  # the compiler's own guard (:func:`_compiler_cause`), read first
     names = list(map(_NAME, guard.framework_stack))  # most causes need only the names
-    if _compiler_cause(guard, names) is not None or _op_evidence(guard, names):
+    if _compiler_cause(guard, names, frames) is not None or _op_evidence(guard, names, frames):
         return False
-    return _value_asked(guard, names)
+    return _value_asked(guard, names, frames) and not _line_uses_as_int(guard)
 
 
-def _value_asked(guard: Guard, names: list[str]) -> bool:
+def _value_asked(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
     """Python asked for the guard's value: a branch instruction, ``evaluate_expr``, an export."""
     branch_op = (guard.instruction or "").startswith(_BRANCH_OPS)
     # An export's model line with no operator below it: Python asked for the value.
     exported = guard.compile_id.is_export and guard.user_frame is not None
-    return branch_op or "evaluate_expr" in names or exported
+    return branch_op or not frames.value_asked.isdisjoint(names) or exported
 
 
-def guard_cause(guard: Guard) -> Cause:
-    """The cause of one guard, from its phase, frames, node and instruction."""
+def _line_uses_as_int(guard: Guard) -> bool:
+    """An int specialization read from the user's own code.
+
+    The user's line takes the guard's input as a Python int (``range(n)``), and the guard
+    pins it to a constant.
+    """
+    frame = guard.user_frame
+    if frame is None or not frame.line or not _PINNED.match(guard.expr):
+        return False
+    return uses_as_int(frame.line, tuple(Source(source).shape for source in guard.sources))
+
+
+def guard_cause(guard: Guard, frames: CauseFrames = OLDEST.frames) -> Cause:
+    """The cause of one guard, from its phase, frames, node, instruction and user line."""
     names = list(map(_NAME, guard.framework_stack))  # most causes need only the names
-    compiler = _compiler_cause(guard, names)
+    compiler = _compiler_cause(guard, names, frames)
     if compiler is not None:
         return compiler
-    if _op_evidence(guard, names):
+    if _line_uses_as_int(guard):
+        return "int_specialized"
+    if _op_evidence(guard, names, frames):
         return "op_requirement"
-    if _value_asked(guard, names):  # what is_python_branch asks once the two above said no
+    if _value_asked(guard, names, frames):  # what is_python_branch asks once the above said no
         return "user_branch"
     return "op_requirement" if guard.fx_node is not None else "unknown"
 
@@ -135,8 +153,10 @@ def cause_reads(guard: Guard) -> tuple[object, ...]:
     """All that :func:`guard_cause` and :func:`is_python_branch` read of a guard, as a key.
 
     The guards of one stack tail share its framework frames' list, so the list's identity
-    stands for the frames while every guard holds it: a key is good for one pass.
+    stands for the frames while every guard holds it: a key is good for one pass.  The user
+    line is read only for a guard that pins a symbol (``Eq(s0, 3)``).
     """
+    pinned = _PINNED.match(guard.expr) is not None
     return (
         id(guard.framework_stack),
         guard.phase,
@@ -146,18 +166,22 @@ def cause_reads(guard: Guard) -> tuple[object, ...]:
         guard.instruction,
         not guard.user_stack,
         guard.compile_id.is_export,
+        (guard.user_frame.line if guard.user_frame else "", tuple(guard.sources))
+        if pinned
+        else None,
     )
 
 
 def classify_guards(facts: Facts) -> Writes:
     """Set ``cause`` on every guard; guards alike in all it reads share one answer."""
+    frames = frames_of(facts)
     known: dict[tuple[object, ...], Cause] = {}
     causes: list[Cause] = []
     for guard in facts.guards:
         key = cause_reads(guard)
         cause = known.get(key)
         if cause is None:
-            cause = known[key] = guard_cause(guard)
+            cause = known[key] = guard_cause(guard, frames)
         causes.append(cause)
     return Writes().set("cause", facts.guards, causes)
 

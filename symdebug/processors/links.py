@@ -12,11 +12,12 @@ from __future__ import annotations
 from functools import cached_property, partial
 from operator import attrgetter
 
+from symdebug._torch.releases.sections import CauseFrames
 from symdebug.model.code_types import FxNode
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Facts, Guard
 from symdebug.model.values import posix_path
-from symdebug.processors.causes import is_python_branch
+from symdebug.processors.causes import frames_of, is_python_branch
 from symdebug.processors.writes import Writes
 
 _NAME = attrgetter("name")
@@ -121,25 +122,25 @@ def _with_line_nodes(guard: Guard, nodes: list[FxNode]) -> _Linked:
     return guard.fx_node, guard.fx_node_target, guard.fx_node_inferred, [n.name for n in nodes]
 
 
-def _link(guard: Guard, graph: _Graph) -> _Linked | None:
+def _link(guard: Guard, graph: _Graph, frames: CauseFrames) -> _Linked | None:
     """What linking sets on one guard; None when it sets nothing."""
     if guard.fx_node is None and guard.aot_node is not None and guard.aot_node in graph.targets:
         return _named(guard, guard.aot_node, graph)  # AOT/Inductor nodes trace back to it
     if guard.fx_node is not None:
         return None if guard.fx_node_target else _named(guard, guard.fx_node, graph)
     if guard.phase in _INFERRED_PHASES:
-        return _link_by_line(guard, graph)
-    if is_python_branch(guard):  # never for Inductor's guards: no line index needed
+        return _link_by_line(guard, graph, frames)
+    if is_python_branch(guard, frames):  # never for Inductor's guards: no line index needed
         return _with_line_nodes(guard, _nodes_at(guard, graph))
     return None
 
 
-def _link_by_line(guard: Guard, graph: _Graph) -> _Linked | None:
+def _link_by_line(guard: Guard, graph: _Graph, frames: CauseFrames) -> _Linked | None:
     """A guard without a node: the nodes of its line if Python branched, else one inferred."""
     at_line = _nodes_at(guard, graph)
     if not at_line and not guard.line_nodes:
         return None  # nothing to name or infer: the cause checks below would change nothing
-    if is_python_branch(guard):
+    if is_python_branch(guard, frames):
         return _with_line_nodes(guard, at_line)  # no node: control flow
     return _infer(guard, at_line) if at_line else None
 
@@ -152,11 +153,11 @@ def link_fx_nodes(facts: Facts) -> Writes:
         if graph is None:
             graph = graphs[node.compile_id] = _Graph()
         graph.nodes.append(node)
-    no_graph = _Graph()
+    no_graph, frames = _Graph(), frames_of(facts)
     linked = [
         (guard, found)
         for guard in facts.guards
-        if (found := _link(guard, graphs.get(guard.compile_id, no_graph))) is not None
+        if (found := _link(guard, graphs.get(guard.compile_id, no_graph), frames)) is not None
     ]
     return Writes().rows(_LINKED, [guard for guard, _ in linked], [found for _, found in linked])
 

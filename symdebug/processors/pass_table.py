@@ -123,14 +123,14 @@ ENRICHING: tuple[Pass, ...] = (
         "FX nodes",
         link_fx_nodes,
         reads="fx_nodes guards.user_stack guards.framework_stack guards.aot_node guards.symbols"
-        " guards.instruction guards.phase guards.aot_graph",
+        " guards.instruction guards.phase guards.aot_graph guards.expr guards.sources torch",
         writes="guards.fx_node guards.fx_node_target guards.fx_node_inferred guards.line_nodes",
     ),
     _pass(
         "guard causes",
         classify_guards,
         reads="guards.phase guards.framework_stack guards.fx_node guards.fx_node_inferred"
-        " guards.instruction guards.aot_graph",
+        " guards.instruction guards.aot_graph guards.user_stack guards.expr guards.sources torch",
         writes="guards.cause",
     ),
     _pass(
@@ -158,7 +158,7 @@ ENRICHING: tuple[Pass, ...] = (
         reads="compiles.recompile_reasons specializations.cause guards.cause guards.sources"
         " guards.status guards.user_stack guards.framework_stack symbols.hint compiles.caller"
         " compiles.callee compiles.filename compiles.inputs compiles.marked_dynamic"
-        " specializations.user_frame guards.inductor_node fx_nodes",
+        " specializations.user_frame guards.inductor_node fx_nodes torch",
         writes="recompiles",
     ),
     _pass(

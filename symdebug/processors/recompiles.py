@@ -12,7 +12,7 @@ from symdebug.fixes.fix_code import python_expression, size_expression
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Compile, Facts, Guard, Recompile, Specialization
 from symdebug.model.values import Cause, CompileId, Source, posix_path
-from symdebug.processors.causes import framework_cause
+from symdebug.processors.causes import frames_of, framework_cause
 from symdebug.processors.recompile_lines import recompile_line
 from symdebug.processors.writes import Writes
 from symdebug.torchtext.reasons import Reason, parse_reason, reason_entry
@@ -201,7 +201,8 @@ def _link(recompile: Recompile, reason: Reason, index: FactIndex) -> None:
     elif recompile.guard is not None:
         recompile.cause = recompile.guard.cause
     elif reason.framework_loc:
-        recompile.cause = framework_cause(reason.framework_loc) or "unknown"
+        frames = frames_of(index.facts)
+        recompile.cause = framework_cause(reason.framework_loc, frames) or "unknown"
 
 
 def _float_cause(entry: Compile | None) -> Cause:

@@ -2,7 +2,8 @@
 
 The same text is in live capture and in ``TORCH_TRACE`` logs, so both get the static
 dimensions of each tensor input (``size=[None, 4]``), the specialized ints
-(``EQUALS_MATCH``) and the installed shape guards in source form (``LAMBDA_GUARD``).
+(``EQUALS_MATCH``) and the installed shape guards in source form (``LAMBDA_GUARD``; an
+aliasing check is an ``OBJECT_ALIASING`` leaf from torch 2.14 on).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from symdebug._torch.releases import RELEASES
 from symdebug.model.types import InputDim, ShapeCheck
 from symdebug.model.values import Source
 from symdebug.torchtext.text_memo import TextMemo
@@ -42,7 +44,10 @@ _EMPTY = re.compile(r"LENGTH_CHECK: not (?P<source>[LG]\[\S+)\s*(?:#\s*(?P<note>
 _CONTAINS = re.compile(
     r"DICT_CONTAINS: (?P<code>(?:not )?___dict_contains\(.+?\))\s*(?:#\s*(?P<note>.*))?$"
 )
-_LAMBDA = re.compile(r"LAMBDA_GUARD: (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
+#: ``LAMBDA_GUARD: L['x'] is L['xs'][0]`` (2.13), ``OBJECT_ALIASING: ...`` (a leaf from 2.14 on):
+#: every kind any release writes such a line as (a log holds only its own release's).
+_LAMBDA_KINDS = tuple(dict.fromkeys(k for r in RELEASES for k in r.guard_text.aliasing_kinds))
+_LAMBDA = re.compile(rf"(?:{'|'.join(_LAMBDA_KINDS)}): (?P<code>.+?)\s*(?:#\s*(?P<note>.*))?$")
 # ``FLOAT_IS_NAN: (type(L['scale']) is float and __math_isnan(L['scale']))``: a float argument
 # compiled as NaN; the entry serves NaN only.
 _NAN = re.compile(r"FLOAT_IS_NAN: (?P<code>\(type\(.+?\)\))\s*(?:#\s*(?P<note>.*))?$")
@@ -79,7 +84,7 @@ _LENGTH_LITERAL = ": len("  # LENGTH_CHECK and DICT_LENGTH
 _EMPTY_LITERAL = "LENGTH_CHECK: not "
 _CONTAINS_LITERAL = "DICT_CONTAINS: "
 _EQUALS_LITERAL = "EQUALS_MATCH: "
-_LAMBDA_LITERAL = "LAMBDA_GUARD: "
+_LAMBDA_LITERAL = ": "
 _NAN_LITERAL = "FLOAT_IS_NAN: "
 #: Kinds of guards symdebug does not evaluate: kept, so that a call giving what they read is
 #: not sure (on the module or a global, they are the program's own state, taken as recorded).
@@ -273,7 +278,7 @@ _PARSERS: tuple[tuple[tuple[str, ...] | None, str, re.Pattern[str], _Make], ...]
     ),
     (("EQUALS_MATCH",), _EQUALS_LITERAL, _EQUALS, lambda m: ("int", _int(m))),
     (("TYPE_MATCH",), _TYPE_LITERAL, _TYPE_MATCH, _type_line),
-    (("LAMBDA_GUARD",), _LAMBDA_LITERAL, _LAMBDA, _lambda),
+    (_LAMBDA_KINDS, _LAMBDA_LITERAL, _LAMBDA, _lambda),
     (("FLOAT_IS_NAN",), _NAN_LITERAL, _NAN, lambda m: ("value", ShapeCheck(m["code"], _note(m)))),
 )
 
@@ -341,10 +346,10 @@ _FACTS: TextMemo[LineFact | None] = TextMemo(line_fact)
 #: what ``[^\n]*`` does, and the regex engine scans it a tenth faster.  Dimension markings
 #: print as ``DIMENSION_DYNAMIC_MARKING_GUARD`` in torch 2.13.
 _KEPT_LINE = re.compile(
-    r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LAMBDA_GUARD|LENGTH_CHECK|GLOBAL_STATE"
+    r"\+- (?:TENSOR_MATCH|EQUALS_MATCH|LENGTH_CHECK|GLOBAL_STATE"
     r"|NONE_MATCH|TRUE_MATCH|FALSE_MATCH|DICT_LENGTH|DICT_CONTAINS|TYPE_MATCH|FLOAT_IS_NAN"
     r"|ID_MATCH|NO_HASATTR|HASATTR|NO_TENSOR_ALIASING"
-    r"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*):.*"
+    rf"|[A-Z_]*DYNAMIC_MARKING[A-Z_]*|{'|'.join(_LAMBDA_KINDS)}):.*"
 )
 
 

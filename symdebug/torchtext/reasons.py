@@ -11,6 +11,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from symdebug._torch.releases import RELEASES
 from symdebug.torchtext.state_reasons import state_change
 
 _PREFIX = re.compile(r"^(?P<entry>!?\d+/\d+(?:/\d+)?): (?P<text>.*)$", re.DOTALL)
@@ -49,6 +50,9 @@ _IDENTITY = (
     re.compile(r"tensor '(?P<subject>[^']+)' (?P<what>rank) mismatch\. expected (?P<key>\d+)"),
 )
 _TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
+#: Torch's note for people after a check (``(HINT: Dictionary d must contain key 'k'; ...)``),
+#: as every release writes it: not the framework line that a ``(...)`` there otherwise is.
+_HINT = re.compile("|".join({r.guard_text.hint_note for r in RELEASES} - {""}) or "(?!)")
 _USER_LOC = re.compile(
     r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
 )
@@ -148,8 +152,8 @@ def reason_entry(raw: str) -> str | None:
 
 
 def parse_reason(raw: str) -> Reason:
-    """Parse one reason string."""
-    match = _PREFIX.match(raw.strip())
+    """Parse one reason string (torch's ``(HINT: ...)`` note for people left out)."""
+    match = _PREFIX.match(_HINT.sub("", raw.strip()))
     entry, text = (match["entry"], match["text"]) if match else (None, raw.strip())
     reason = Reason(entry, text, _kind(text))
     if (size := _SIZE.search(text)) is not None:

@@ -35,7 +35,9 @@ def backward_session() -> symdebug.Session:
 
 def test_why_says_what_a_backward_guard_is(backward_session: symdebug.Session) -> None:
     s = backward_session
-    guard = next(g for g in s.guards if g.id == "0/1#1")  # s77 > 4096, the latest compile's
+    # The latest compile's installed guard, s77 > 4096 (its id depends on whether the torch
+    # release adds a suppressed guard before it: torch_differences.py).
+    guard = next(g for g in s.guards if g.compile_id == "0/1" and g.expr == "s77 > 4096")
     assert (guard.cause, guard.status) == ("backward", "installed")
     assert not guard.user_stack and guard.fx_node is None  # no line, no node of the user's
     text = str(s.why("x", 0))

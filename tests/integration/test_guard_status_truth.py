@@ -73,7 +73,9 @@ class TorchGuardLog(logging.Handler):
             self._ignored_next = True
         elif "[guard added]" in message:
             prefix = str(record.args[0]).removesuffix(" (forcing_spec)")  # type: ignore[index]
-            if self._ignored_next and prefix == "eval":
+            # A frozen ShapeEnv counts a guard ignored before it asks whether guards are
+            # suppressed: both of its records follow ``Ignored guard``.
+            if self._ignored_next and prefix in ("eval", "eval [guard suppressed]"):
                 prefix = IGNORED
             self._ignored_next = False
             self.records.append(_logged(prefix, str(record.args[1])))  # type: ignore[index]

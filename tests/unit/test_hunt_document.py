@@ -75,9 +75,9 @@ def hunted() -> Facts:
 
 
 def test_the_version_names_the_mime_type_and_reads_every_older_version() -> None:
-    assert SCHEMA_VERSION == 11
-    assert MIME_TYPE == "application/vnd.symdebug.session.v11+json"
-    assert tuple(range(1, 12)) == READABLE_VERSIONS
+    assert SCHEMA_VERSION == 12
+    assert MIME_TYPE == "application/vnd.symdebug.session.v12+json"
+    assert tuple(range(1, 13)) == READABLE_VERSIONS
 
 
 def test_a_session_with_a_hunt_and_a_diff_saves_and_loads_equal(tmp_path: Path) -> None:
