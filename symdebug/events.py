@@ -9,6 +9,7 @@ captured in-process go through the same code.
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,26 @@ _STACK_KEYS = ("stack", "user_stack", "framework_stack")
 UNREAD_METRICS = ("inductor_config", "functorch_config", "compiler_config")
 
 
+#: Where a slimmed ``compilation_metrics`` keeps the source lists of ``compiler_config``
+#: (``static_sources``, ``dynamic_sources``, ``unbacked_sources``, ``dynamic_values``): the
+#: one part of that config a fact reads.
+DECLARED_SOURCES = "symdebug:declared_sources"
+_SOURCE_LISTS = ('"static_sources"', '"dynamic_sources"', '"unbacked_sources"', '"dynamic_values"')
+
+
+def _declared_sources(config: Any) -> dict[str, str]:
+    """The non-empty source lists of torch's ``compiler_config`` text (JSON)."""
+    if not isinstance(config, str) or not any(key in config for key in _SOURCE_LISTS):
+        return {}
+    try:
+        parsed = json.loads(config)
+    except ValueError:
+        return {}
+    keys = [key.strip('"') for key in _SOURCE_LISTS]
+    lists = {key: parsed.get(key) for key in keys} if isinstance(parsed, dict) else {}
+    return {key: str(value) for key, value in lists.items() if value}
+
+
 def slim_body(name: str, body: dict[str, Any]) -> dict[str, Any]:
     """An event's body without what no fact reads; Dynamo's config text shared, not copied.
 
@@ -33,6 +54,9 @@ def slim_body(name: str, body: dict[str, Any]) -> dict[str, Any]:
         return body
     # A new dict: live, torch's own record goes on to its other handlers (TORCH_TRACE).
     slim = {key: value for key, value in body.items() if key not in UNREAD_METRICS}
+    declared = _declared_sources(body.get("compiler_config"))
+    if declared:
+        slim[DECLARED_SOURCES] = declared
     config = slim.get("dynamo_config")
     if isinstance(config, str):
         slim["dynamo_config"] = sys.intern(config)  # the same text for every compile of a run

@@ -32,6 +32,8 @@ export type Cause =
   | "dispatch_keys"
   | "global_state"
   | "mark_dynamic_range"
+  | "static_sources"
+  | "dynamic_shapes"
   | "unknown";
 
 export type Phase = "dynamo" | "aot" | "inductor" | "unknown";
@@ -109,6 +111,7 @@ export interface Compile {
   seconds: number | null;
   rank: number | null;
   extra: Record<string, unknown>;
+  declared: Record<string, unknown>;
   kind: CompileKind;
   callee: Callee | null;
   caller: Frame | null;
@@ -360,6 +363,7 @@ export interface Fix {
   verified: boolean | null;
   effect: string;
   diff: string;
+  needs: string;
 }
 
 /** A size that reaches a kernel as an argument (``ks0``), and what it stands for. */

@@ -30,3 +30,11 @@ def resolved(where: str) -> Any:
     """
     module, _, attribute = where.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+def missing_release(needs: str) -> str:
+    """Why the running torch cannot apply what needs release ``needs``; ``""`` when it can."""
+    wanted, running = parse_version(needs), parse_version(running_version())
+    if wanted is None or running is None or running >= wanted:
+        return ""
+    return f"it needs torch {needs}; this process runs torch {running_version()}"

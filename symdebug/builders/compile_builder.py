@@ -9,7 +9,7 @@ from typing import Any
 
 from symdebug.builders.compile_group import CompileEvents
 from symdebug.builders.export_builder import export_outcome
-from symdebug.events import GRAPH_INPUTS
+from symdebug.events import DECLARED_SOURCES, GRAPH_INPUTS
 from symdebug.model.types import (
     Callee,
     Compile,
@@ -21,6 +21,7 @@ from symdebug.model.types import (
     TensorMeta,
 )
 from symdebug.model.values import CompileStatus, Source
+from symdebug.torchtext.declared import SPEC
 from symdebug.torchtext.frames import FrameReader
 from symdebug.torchtext.guard_tree import GuardTree, TensorProperties
 from symdebug.torchtext.log_callee import frame_qualname, log_callee
@@ -44,6 +45,17 @@ def _config_int(metrics: Mapping[str, Any], name: str) -> int | None:
     config = _config_of(config) if isinstance(config, str) else config
     value = config.get(name) if isinstance(config, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _declared(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """The source lists and the ``dynamic_shapes`` spec the compile ran with."""
+    declared: dict[str, Any] = dict(metrics.get(DECLARED_SOURCES) or {})
+    config = metrics.get("dynamo_config")
+    config = _config_of(config) if isinstance(config, str) else config
+    spec = config.get("_dynamic_shapes_spec") if isinstance(config, dict) else None
+    if spec:
+        declared[SPEC] = spec
+    return declared
 
 
 def _static_by_default(metrics: Mapping[str, Any]) -> bool | None:
@@ -271,6 +283,7 @@ def build_compile(
         rank=group.rank,
         callee=_callee(group, reader, (name, filename, lineno)),
         caller=_caller(group, reader),
+        declared=_declared(metrics),
     )
     return _as_export(compile_, group, reader) if group.kind == "export" else compile_
 

@@ -18,7 +18,7 @@ from symdebug.fixes.fix_settings import limit_fix
 from symdebug.fixes.fix_tensor_state import caller_fix, changed_state
 from symdebug.model.index import FactIndex
 from symdebug.model.types import Fix, Recompile
-from symdebug.torchtext.reasons import parse_reason
+from symdebug.torchtext.reasons import MARK_RANGE, parse_reason
 from symdebug.torchtext.state_reasons import state_change, state_words
 
 SPECIALIZE_FLOAT = "torch._dynamo.config.specialize_float"
@@ -142,6 +142,12 @@ def mark_range_fixes(evidence: Evidence) -> list[Fix]:
         "compiles anew (and raises where the call's tensor carries the mark). Widen the range "
         "to every size the calls pass, or mark it without one."
     )
+    if MARK_RANGE.search(evidence.expr):  # torch 2.15 compares the range a call declares
+        why = (
+            f"{name}.shape[{dim}] was compiled for calls marked with the range [{low}, {high}] "
+            "and this call's tensor declared another: from torch 2.15 a different declared "
+            "range compiles anew. Mark every call with one range, wide enough for all of them."
+        )
     return [Fix(code, "code", f"instead of the mark: {why}")]
 
 
@@ -157,6 +163,10 @@ def range_value(recompile: Recompile, index: FactIndex) -> str:
 
 
 def _range_bounds(expr: str) -> tuple[int, int] | None:
+    """A range check's bounds; or the range a mark declared (``_DimRange``, torch 2.15)."""
+    declared = MARK_RANGE.search(expr)
+    if declared is not None and declared["min"] != "None" and declared["max"] != "None":
+        return int(declared["min"]), int(declared["max"])
     parsed = parse_range(expr)
     if parsed is None or parsed[1] is None or parsed[2] is None:
         return None

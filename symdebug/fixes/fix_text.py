@@ -31,7 +31,8 @@ def fix_lines(fix: Fix, indent: str = "  ", *, explained: bool = True) -> list[s
         ``fix: <code>  [<kind>; <verification>]`` (code of several lines under it), then
         ``# <explanation>``.
     """
-    status = f"[{fix.kind}; {verification(fix)}]"
+    needs = f"; torch {fix.needs}+" if fix.needs else ""
+    status = f"[{fix.kind}{needs}; {verification(fix)}]"
     code = fix.code.splitlines() or [""]
     if len(code) == 1:
         lines = [f"{indent}fix: {code[0]}  {status}"]

@@ -12,6 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from symdebug._torch.running import missing_release
 from symdebug.live.changes import (
     Change,
     Conversion,
@@ -157,6 +158,9 @@ def changes_of(context: FixContext) -> list[Change | NotTried]:
     a rewrite: both are tried.
     """
     fix = context.fix
+    missing = missing_release(fix.needs)
+    if missing:
+        return [NotTried(fix, missing)]
     found = mark_change(context) or conversion_change(context)
     if found is not None:
         return [found]

@@ -127,6 +127,7 @@ def _fix_dict(fix: Fix) -> dict[str, Any]:
         "verified": fix.verified,
         "effect": fix.effect,
         "diff": fix.diff,
+        "needs": fix.needs,
     }
 
 

@@ -61,6 +61,10 @@ class Fix:
         no replay could apply, why it was not tried.
     diff
         For a change to the code, the diff of the rewrite the replay swapped in.
+    needs
+        The torch release the fix needs (``"2.15"`` for ``static_sources``); ``""``: any.
+        It is suggested only where the session's torch has it, and replayed only where the
+        replaying process's torch does.
     """
 
     code: str
@@ -70,6 +74,7 @@ class Fix:
     verified: bool | None = None
     effect: str = ""
     diff: str = ""
+    needs: str = ""
 
     def __str__(self) -> str:
         return f"{self.code}  # {self.explanation}" if self.explanation else self.code
@@ -365,6 +370,11 @@ class Compile:
     seconds: float | None = None
     rank: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: What the user declared for this compile: the non-empty source lists of
+    #: ``torch.compiler.config`` (``static_sources``, ``dynamic_sources``,
+    #: ``unbacked_sources``, ``dynamic_values``: their text) and the spec of
+    #: ``torch.compile(dynamic_shapes=...)`` (``dynamic_shapes``: its JSON, torch 2.14).
+    declared: dict[str, Any] = field(default_factory=dict)
     #: ``export`` for a ``torch.export`` call (id ``export/<n>``); its failure is torch's
     #: ``UserError`` text with the suggested fixes.
     kind: CompileKind = "compile"

@@ -33,6 +33,8 @@ Cause = Literal[
     "dispatch_keys",
     "global_state",
     "mark_dynamic_range",
+    "static_sources",
+    "dynamic_shapes",
     "unknown",
 ]
 GuardStatus = Literal["installed", "suppressed", "runtime-assert", "ignored"]

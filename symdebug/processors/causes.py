@@ -19,6 +19,7 @@ from symdebug._torch.releases.sections import CauseFrames
 from symdebug.model.types import Compile, Facts, Guard, Specialization
 from symdebug.model.values import Cause, Source, posix_path
 from symdebug.processors.writes import Writes
+from symdebug.torchtext.declared import SPEC, listed, static_in_spec
 from symdebug.torchtext.int_use import uses_as_int
 
 _BRANCH_OPS = ("POP_JUMP", "JUMP_IF", "TO_BOOL", "COMPARE_OP")
@@ -212,7 +213,7 @@ def specialization_cause(
     dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.  A
     dim marked dynamic (``mark_dynamic``) that was 0 or 1 was made a constant by that rule too.
     """
-    marking = _marking_cause(spec, compile_)
+    marking = _marking_cause(spec, compile_) or _declared_cause(spec, compile_, history)
     if marking is not None:
         return marking
     if spec.guards:
@@ -249,6 +250,25 @@ def _marking_cause(spec: Specialization, compile_: Compile | None) -> Cause | No
     if compile_ is not None and spec.source in compile_.marked_static:
         return "mark_static"
     return None
+
+
+def _declared_cause(
+    spec: Specialization, compile_: Compile | None, history: list[Specialization]
+) -> Cause | None:
+    """What the user declared static, where it is what held the input constant.
+
+    A ``dynamic_shapes`` spec's ``STATIC`` dim (torch 2.14); a ``static_sources`` entry
+    (torch 2.15) where automatic dynamic would have made it dynamic (its value changed
+    before, or the compile is dynamic): a first static compile is the default's doing.
+    """
+    declared = compile_.declared if compile_ is not None else {}
+    if not declared:
+        return None
+    if SPEC in declared and static_in_spec(declared[SPEC], spec.source):
+        return "dynamic_shapes"
+    listed_static = listed(declared.get("static_sources", ""), spec.source)
+    made_dynamic = bool(compile_ and compile_.dynamic) or _value_changed_before(spec, history)
+    return "static_sources" if listed_static and made_dynamic else None
 
 
 def _static_cause(compile_: Compile | None) -> Cause:

@@ -19,8 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from symdebug._torch.releases import parse_version
 from symdebug.fixes.bounds import parse_range
 from symdebug.fixes.containers import length_container
+from symdebug.fixes.declared_fixes import (
+    declared_detail,
+    dynamic_shapes_fixes,
+    static_sources_fixes,
+)
 from symdebug.fixes.fix_changes import branch_fixes, op_requirement_fixes
 from symdebug.fixes.fix_evidence import (
     DYNAMIC_SOURCES,
@@ -65,7 +71,7 @@ from symdebug.fixes.fix_tensor_state import (
 )
 from symdebug.fixes.fix_text import fix_lines
 from symdebug.model.index import FactIndex
-from symdebug.model.types import Facts, Fix, Recompile, Specialization
+from symdebug.model.types import Compile, Facts, Fix, Recompile, Specialization
 from symdebug.model.values import Source
 from symdebug.processors.explanations import CompileLookup, explanation_guards
 from symdebug.processors.writes import Writes
@@ -131,13 +137,15 @@ _BUILDERS: dict[str, Callable[[Evidence], list[Fix]]] = {
     "global_state": global_state_fixes,
     "inductor": inductor_fixes,
     "mark_dynamic_range": mark_range_fixes,
+    "static_sources": static_sources_fixes,
+    "dynamic_shapes": dynamic_shapes_fixes,
 }
 #: Causes of a value held constant: a float's are worded for floats.
 _HELD_CONSTANT = frozenset({"static_by_default", "int_specialized", "dynamic_false"})
 #: Recompile causes whose fix reads what changed from torch's check itself (no guard holds it).
 _READS_CHECK = frozenset(
     {"identity", "length", "dtype", "strides", "requires_grad", "device", "dispatch_keys"}
-    | {"global_state", "mark_dynamic_range"}
+    | {"global_state", "mark_dynamic_range", "static_sources", "dynamic_shapes"}
 )
 
 
@@ -149,7 +157,9 @@ class FixTable:
     shared between sessions.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, release: str = "") -> None:
+        #: The session's torch (``"2.15"``): a fix that needs a later one is not suggested.
+        self.release = parse_version(release)
         self._fixes: dict[tuple[str, str, str, str], Fix] = {}
         # Each answer with its first fix's text: records of equal evidence repeat both.
         self._answers: dict[EvidenceKey, tuple[list[Fix], str | None]] = {}
@@ -176,9 +186,14 @@ class FixTable:
         """:meth:`fixes_of` (a new list), and :func:`first_line` of it."""
         answer = self._answers.get(key)
         if answer is None:
-            fixes = [self.shared(fix) for fix in fixes_for(Evidence(*key))]
+            fixes = [self.shared(fix) for fix in fixes_for(Evidence(*key)) if self._has(fix)]
             answer = self._answers[key] = (fixes, first_line(fixes))
         return list(answer[0]), answer[1]
+
+    def _has(self, fix: Fix) -> bool:
+        """Whether the session's torch has what the fix needs (an unknown one: yes)."""
+        needs = parse_version(fix.needs)
+        return needs is None or self.release is None or self.release >= needs
 
     def shared(self, fix: Fix) -> Fix:
         """The session's one object equal to ``fix``."""
@@ -210,8 +225,9 @@ def _symbol_fixes(facts: Facts, table: FixTable, writes: Writes) -> None:
         guards = explanation_guards(lookup, symbol, source)
         cause = symbol.cause or "unknown"
         first = guards[0] if guards else None
+        key = evidence_key(cause, source, first, small=_is_small(symbol.hint))
         answers.append(
-            table.answer(evidence_key(cause, source, first, small=_is_small(symbol.hint)))
+            table.answer(_with_declared(key, lookup.index.compile.get(symbol.compile_id)))
         )
     writes.rows(_FIELDS, fixed, answers)
 
@@ -284,7 +300,14 @@ def _recompile_evidence(recompile: Recompile, index: FactIndex) -> Evidence:
 _DETAILS: dict[str, Callable[[Recompile, FactIndex], str]] = {
     "mark_dynamic_range": range_value,
     "global_state": state_values,
+    "static_sources": lambda r, index: declared_detail(r.cause, _failed(r, index)),
+    "dynamic_shapes": lambda r, index: declared_detail(r.cause, _failed(r, index)),
 }
+
+
+def _failed(recompile: Recompile, index: FactIndex) -> Compile | None:
+    """The entry whose check failed (it held what the user declared)."""
+    return index.compile.get(recompile.failed_entry or "")
 
 
 def _reads_check(recompile: Recompile, check: str) -> bool:
@@ -299,21 +322,28 @@ def _reads_check(recompile: Recompile, check: str) -> bool:
 
 def suggest_fixes(facts: Facts) -> Writes:
     """Set ``fixes`` (and ``fix``, the first one's text) on every kind of record."""
-    table = FixTable()
+    table = FixTable(facts.torch.release)
     writes = Writes()
     _symbol_fixes(facts, table, writes)
     _guard_fixes(facts, table, writes)
     specs = facts.specializations
-    writes.rows(_FIELDS, specs, [table.answer(_spec_key(spec)) for spec in specs])
     index = FactIndex(facts)
+    writes.rows(_FIELDS, specs, [table.answer(_spec_key(spec, index)) for spec in specs])
     recompiles = facts.recompiles
     fixes = [_recompile_fixes(recompile, index, table) for recompile in recompiles]
     return writes.rows(_FIELDS, recompiles, [(f, first_line(f)) for f in fixes])
 
 
-def _spec_key(spec: Specialization) -> EvidenceKey:
+def _spec_key(spec: Specialization, index: FactIndex) -> EvidenceKey:
     first = spec.guards[0] if spec.guards else None
-    return evidence_key(spec.cause, spec.source, first, small=_is_small(spec.value))
+    key = evidence_key(spec.cause, spec.source, first, small=_is_small(spec.value))
+    return _with_declared(key, index.compile.get(spec.compile_id))
+
+
+def _with_declared(key: EvidenceKey, compile_: Compile | None) -> EvidenceKey:
+    """The key with what a declared cause's fix reads of the compile (else as it was)."""
+    detail = declared_detail(key[0], compile_)
+    return (*key[:7], detail) if detail else key
 
 
 def _recompile_fixes(recompile: Recompile, index: FactIndex, table: FixTable) -> list[Fix]:

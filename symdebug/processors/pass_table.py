@@ -95,7 +95,7 @@ FIXES = _pass(
     "fixes",
     suggest_fixes,
     reads="guards.cause guards.sources specializations.cause recompiles.cause"
-    " recompiles.sources symbols.state symbols.cause constant_symbols",
+    " recompiles.sources symbols.state symbols.cause constant_symbols compiles.declared torch",
     writes="guards.fix specializations.fix recompiles.fix symbols.fix"
     " guards.fixes specializations.fixes recompiles.fixes symbols.fixes",
 )

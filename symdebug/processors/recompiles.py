@@ -15,7 +15,7 @@ from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.causes import frames_of, framework_cause
 from symdebug.processors.recompile_lines import recompile_line
 from symdebug.processors.writes import Writes
-from symdebug.torchtext.reasons import Reason, parse_reason, reason_entry
+from symdebug.torchtext.reasons import MARK_RANGE, Reason, parse_reason, reason_entry
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES: dict[str, Cause] = {
@@ -30,6 +30,7 @@ _KIND_CAUSES: dict[str, Cause] = {
     "device": "device",
     "dispatch_keys": "dispatch_keys",
     "global_state": "global_state",
+    "mark_range": "mark_dynamic_range",  # a call declared another range (torch 2.15)
 }
 _NOT_IN_CHECK = re.compile(r"[\s()]")
 _SOURCES = attrgetter("sources")
@@ -236,7 +237,18 @@ def failed_sources(recompile: Recompile, reason: Reason, index: FactIndex) -> li
         found.append(_local_source(reason.source))
     if reason.kind in _STATE_KINDS and reason.tensor:
         found.append(_local_source(reason.tensor))
+    if reason.kind == "mark_range":
+        found += _range_marked(reason, index)
     return list(dict.fromkeys(found))
+
+
+def _range_marked(reason: Reason, index: FactIndex) -> list[Source]:
+    """The dims the failed entry had marked, of the dim a range mismatch names."""
+    declared = MARK_RANGE.search(reason.text)
+    entry = index.compile.get(reason.entry or "")
+    if declared is None or entry is None:
+        return []
+    return [s for s in entry.marked_dynamic if s.dim == int(declared["dim"])]
 
 
 def _local_source(stripped: str) -> Source:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
+from typing import get_args
 
 from symdebug.fixes.fix_text import fix_lines
 from symdebug.fixes.guard_text import guard_text
@@ -18,7 +19,7 @@ from symdebug.model.index import FactIndex
 from symdebug.model.library_paths import library_path
 from symdebug.model.names import frame_title, input_names, user_name
 from symdebug.model.types import Compile, Facts, Fix, Frame, GraphBreak, Recompile, Specialization
-from symdebug.model.values import posix_path
+from symdebug.model.values import Cause, posix_path
 from symdebug.queries.budget import Budget, BudgetKind, Counted, Excess, excesses
 from symdebug.torchtext.break_frames import compiled_frames
 from symdebug.torchtext.own_code import is_own_code, library_of, user_line
@@ -50,7 +51,12 @@ CAUSE_SAID: dict[str, str] = {
     "device": "a tensor on another device than the compile saw",
     "dispatch_keys": "a tensor with other dispatch keys (inference mode, a subclass)",
     "global_state": "torch's global state changed (grad mode, autocast, default dtype, ...)",
-    "mark_dynamic_range": "a size left the range of its mark_dynamic(min=, max=)",
+    "mark_dynamic_range": "a size left the range of its mark_dynamic(min=, max=), or a call "
+    "declared another range (torch 2.15)",
+    "static_sources": "listed in torch.compiler.config.static_sources: held static over "
+    "automatic dynamic (torch 2.15)",
+    "dynamic_shapes": "STATIC in torch.compile(dynamic_shapes=...): each value compiles "
+    "(torch 2.14)",
 }
 
 _NOUNS: dict[BudgetKind, tuple[str, str]] = {
@@ -443,3 +449,9 @@ def _details(kind: BudgetKind, item: Counted, index: FactIndex) -> list[str]:
 
 def _summary(kind: BudgetKind, item: Counted, index: FactIndex) -> str:
     return _compile_summary(item, index) if kind == "compiles" else _SUMMARIES[kind](item)
+
+
+#: Every cause has its words (checked at import: a new cause is a row above).
+_UNSAID = set(get_args(Cause)) - {"unknown"} - set(CAUSE_SAID)
+if _UNSAID:
+    raise ImportError(f"CAUSE_SAID has no words for {sorted(_UNSAID)}")

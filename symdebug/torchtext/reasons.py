@@ -127,11 +127,25 @@ def _kind(text: str) -> str:
     return "identity" if _identity(text) is not None else _size_kind(text)
 
 
+#: ``_dynamo_dynamic_range mismatch: expected {_DimRange(dim=0, min=5, max=64)} ...``: from
+#: torch 2.15 a call declaring another ``mark_dynamic(min=, max=)`` range recompiles.
+MARK_RANGE = re.compile(
+    r"_DimRange\(dim=(?P<dim>\d+), min=(?P<min>-?\d+|None), max=(?P<max>-?\d+|None)\)"
+)
+
+
+#: Kinds a reason's own words name: the first words found decide.
+_WORDED = (
+    ("_dynamo_dynamic_range mismatch", "mark_range"),
+    ("duck sizing", "duck_sizing"),
+    ("0/1 specialization", "zero_one"),
+)
+
+
 def _size_kind(text: str) -> str:
-    if "duck sizing" in text:
-        return "duck_sizing"
-    if "0/1 specialization" in text:
-        return "zero_one"
+    worded = next((kind for words, kind in _WORDED if words in text), None)
+    if worded is not None:
+        return worded
     if _SIZE.search(text):
         return "tensor_mismatch"
     if _EQUALS.search(text) and "size()" not in text.split("#", maxsplit=1)[0]:

@@ -94,6 +94,9 @@ CASES: list[tuple[Cause, str, str, str]] = [
     ("global_state", "GLOBAL_STATE changed: num_threads", "", ""),
     ("mark_dynamic_range", "2 <= x.size()[0] <= 8", "L['x'].size()[0]", ""),
     ("static_by_default", "temperature == 0.7", "L['temperature']", ""),
+    # What the user declared: their fixes read the declaration (test_declared_fixes.py).
+    ("static_sources", "", SIZE, ""),
+    ("dynamic_shapes", "", SIZE, ""),
     ("unknown", "", SIZE, ""),
 ]
 
