@@ -4,7 +4,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast lint bench clean browser contract viewer viewer-check
+.PHONY: setup demo test test-fast test-torch record-torch lint bench clean browser contract viewer viewer-check
+
+# The supported torch versions (README, "Supported torch versions").  .venv holds the first,
+# on which `make test` runs every tier; each other one gets a venv of its own
+# (.venv-torch-VERSION), where `make test-torch VERSION=...` runs the conformance tier.
+# Each release's adapter module names the version (symdebug/_torch/releases/v*.py, TESTED).
+TORCH_VERSIONS := $(shell sed -n 's/^TESTED = "\(.*\)"$$/\1/p' symdebug/_torch/releases/v*.py | sort -V)
+FIRST_TORCH := $(firstword $(TORCH_VERSIONS))
+OTHER_TORCH := $(wordlist 2,$(words $(TORCH_VERSIONS)),$(TORCH_VERSIONS))
+VERSION ?= $(lastword $(TORCH_VERSIONS))
 
 setup: $(STAMP)
 
@@ -12,7 +21,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q torch==$(FIRST_TORCH)
 	$(PY) -m pip install -q -e '.[dev]'
 	# An editable install skips the wheel's share/ files: link the prebuilt lab extension.
 	$(VENV)/bin/jupyter-builder develop --overwrite . >/dev/null
@@ -23,7 +32,7 @@ DEMO_STAMP := $(VENV)/.demo-installed
 $(DEMO_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q torch==$(FIRST_TORCH)
 	$(PY) -m pip install -q -e '.[notebook]'
 	touch $(DEMO_STAMP)
 
@@ -35,9 +44,35 @@ demo: $(DEMO_STAMP)
 # seconds: it never pays torch's import, and leaves out the few unit tests marked slow (timeouts
 # by design, subprocesses, the import and torch-free checks; `make test` runs them).  Two
 # processes (pytest-xdist), a test file each: the tests share no state across files.
+# Then the conformance tier on each other supported torch, and the README's compatibility
+# table checked against what the runs found (scripts/compat_table.py).
 test: setup browser viewer-check
-	$(PY) -m pytest -q -n 2 --dist loadfile tests/unit tests/integration tests/e2e
+	rm -rf out/conformance
+	$(PY) -m pytest -q -n 2 --dist loadfile tests/unit tests/conformance tests/integration tests/e2e
 	$(MAKE) lint
+	for version in $(OTHER_TORCH); do $(MAKE) test-torch VERSION=$$version || exit 1; done
+	$(PY) scripts/compat_table.py --check
+
+# A torch's own venv: that exact torch, then symdebug next to it (pip keeps the torch: the
+# package asks for torch>=2.13,<2.16).  PIP_CONSTRAINT=/dev/null: the exact pin is the only
+# constraint on torch here (a machine-wide cap must not move the venv to another torch).
+.venv-torch-%/.installed: pyproject.toml
+	test -x .venv-torch-$*/bin/python || $(PYTHON) -m venv .venv-torch-$*
+	.venv-torch-$*/bin/python -m pip install -q --upgrade pip
+	PIP_CONSTRAINT=/dev/null .venv-torch-$*/bin/python -m pip install -q torch==$*
+	PIP_CONSTRAINT=/dev/null .venv-torch-$*/bin/python -m pip install -q -e '.[dev]'
+	.venv-torch-$*/bin/python -c "import torch; assert torch.__version__.startswith('$*'), torch.__version__"
+	touch $@
+
+# The conformance tier on one torch: the tests of every feature (tests/features.py), the
+# corpus against its recorded answers and logs.  A version never skips: it installs or fails.
+test-torch: .venv-torch-$(VERSION)/.installed browser
+	.venv-torch-$(VERSION)/bin/python -m pytest -q -n 2 --dist loadfile -m feature \
+		tests/conformance tests/integration tests/e2e
+
+# Record the corpus's answers and TORCH_TRACE logs on one torch (a new release: docs/torch-releases.md).
+record-torch: .venv-torch-$(VERSION)/.installed
+	.venv-torch-$(VERSION)/bin/python scripts/record_conformance.py
 
 test-fast: setup
 	$(PY) -m pytest -q -n 2 -m "not slow" tests/unit
@@ -90,4 +125,4 @@ bench: setup
 	$(PY) benchmarks/run_all.py; status=$$?; $(PY) scripts/plant_bugs.py && exit $$status
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) .venv-torch-* build dist *.egg-info

@@ -47,8 +47,9 @@ def _log_documents() -> Iterator[tuple[str, Callable[[], str]]]:
         yield name, lambda log=log: symdebug.load_trace(log).to_json()
         yield f"{name} (sources)", lambda log=log: symdebug.load_trace(log, sources=True).to_json()
         yield f"{name} (read back)", lambda log=log: _read_back(symdebug.load_trace(log).to_json())
-        yield f"{name} (incremental)", lambda log=log: _incremental(
-            IncrementalBuilder, read_trace, log
+        yield (
+            f"{name} (incremental)",
+            lambda log=log: _incremental(IncrementalBuilder, read_trace, log),
         )
     for folder in _rank_folders():
         yield str(folder.relative_to(DATA)), lambda folder=folder: _ranks(folder)
@@ -84,8 +85,9 @@ def _bench_documents() -> Iterator[tuple[str, Callable[[], str]]]:
     corpus = load_corpus()
     for own_text in (False, True):
         name = f"bench_build stream (own_text={own_text})"
-        yield name, lambda own=own_text: str(
-            facts_to_json(build(make_stream(corpus, own_text=own)))
+        yield (
+            name,
+            lambda own=own_text: str(facts_to_json(build(make_stream(corpus, own_text=own)))),
         )
 
 

@@ -52,3 +52,17 @@ def scenario_run(tmp_path_factory: pytest.TempPathFactory) -> ScenarioRun:
     script = TESTS / "scenarios.py"
     subprocess.run([sys.executable, str(script), str(run.live)], check=True, env=env, timeout=600)
     return run
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Count the conformance tier's features (``tests/feature_tally.py``)."""
+    from feature_tally import FeatureTally
+
+    config.pluginmanager.register(FeatureTally(), "symdebug-feature-tally")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Feature tests carry their feature to the report."""
+    from feature_tally import tag_features
+
+    tag_features(items)

@@ -10,22 +10,44 @@ release is one symdebug knows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import torch
+from functools import cache
 
 from symdebug._torch.releases import RELEASES, parse_version
 
 
 @dataclass(frozen=True)
 class Difference:
-    """One behaviour torch changed: from release ``since`` on, ``what``."""
+    """One behaviour torch changed: from release ``since`` on, ``what``.
+
+    ``programs``: the conformance corpus programs whose answers it changes (their recorded
+    answers differ from the oldest release's on every release from ``since`` on); ``kinds``:
+    which of their answers, the live capture's or the log's (``recorded.Kind``).
+    """
 
     name: str
     since: tuple[int, int]
     what: str
+    programs: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ("live", "log")
 
 
 DIFFERENCES = (
+    Difference(
+        "static_sources_read_from_the_environment",
+        (2, 15),
+        "TORCH_COMPILE_STATIC_SOURCES is read (torch.compiler.config.static_sources): the"
+        " sources it lists stay constants, so each new size recompiles; before, it was ignored",
+        programs=("static_sources_env",),
+    ),
+    Difference(
+        "no_base_symbol_for_a_resume_frames_view",
+        (2, 15),
+        "a resume frame's input that is a view gets no symbol for its base (h._base.size()[0])"
+        " and no guard relating the two: from a log, whose stacks lack the calling line, `why`"
+        " of the view's size then names the call above the frame instead of the guard's line",
+        programs=("graph_breaks",),
+        kinds=("log",),
+    ),
     Difference(
         "no_suppressed_backward_stride_guard",
         (2, 15),
@@ -52,15 +74,28 @@ DIFFERENCES = (
     ),
 )
 _BY_NAME = {difference.name: difference for difference in DIFFERENCES}
-RUNNING = parse_version(torch.__version__)
 assert len(_BY_NAME) == len(DIFFERENCES), "two differences share a name"
 assert all(d.since in {r.version for r in RELEASES} for d in DIFFERENCES), "an unknown release"
 
 
+@cache
+def _running() -> tuple[int, int] | None:
+    import torch  # the unit tier reads the rows without torch; only this asks the running one
+
+    return parse_version(torch.__version__)
+
+
 def since(name: str) -> bool:
     """Whether the running torch behaves the new way of difference ``name``."""
-    difference = _BY_NAME[name]
-    return RUNNING is not None and difference.since <= RUNNING
+    running = _running()
+    return running is not None and _BY_NAME[name].since <= running
+
+
+def differences_of(program: str, release: tuple[int, int], kind: str = "live") -> list[Difference]:
+    """The differences that change ``program``'s answers (``kind``) on ``release``."""
+    return [
+        d for d in DIFFERENCES if program in d.programs and d.since <= release and kind in d.kinds
+    ]
 
 
 def described(name: str) -> str:

@@ -34,6 +34,7 @@ const cond: Fix = {
   kind: "code",
   explanation: "one graph for both sides",
   settings: {},
+  needs: "",
   verified: null,
   effect: "",
   diff: "",
@@ -108,6 +109,7 @@ function compile(id: string, number: number, reasons: string[] = []): Compile {
     callee: null,
     caller: null,
     expected_constants: [],
+    declared: {},
   };
 }
 
@@ -153,6 +155,7 @@ const explanation: SourceExplanation = {
 
 const session: Session = {
   schema_version: 3,
+  torch: { version: "2.13.0+cpu", release: "2.13", known: "running" },
   marks: [],
   source: "live",
   rank: null,

@@ -20,7 +20,7 @@ export const USER: Frame = { filename: "/w/model.py", lineno: 3, name: "score", 
 export const TORCH: Frame = { filename: "/torch/_dynamo/guards.py", lineno: 90, name: "evaluate", line: "g()" };
 
 export function fix(code: string, verified: boolean | null, diff = ""): Fix {
-  return { code, kind: "mark", explanation: `why ${code}`, settings: {}, verified, effect: "", diff };
+  return { code, kind: "mark", explanation: `why ${code}`, settings: {}, verified, effect: "", diff, needs: "" };
 }
 
 export function compile(compileId: string, overrides: Partial<Compile> = {}): Compile {
@@ -63,6 +63,7 @@ export function compile(compileId: string, overrides: Partial<Compile> = {}): Co
     callee: null,
     caller: null,
     expected_constants: [],
+    declared: {},
     ...overrides,
   };
 }
@@ -231,6 +232,7 @@ export function paneSession(overrides: Partial<Session> = {}): Session {
     rank: null,
     hunt: [],
     marks: [],
+    torch: { version: "2.13.0+cpu", release: "2.13", known: "recorded" },
     ...overrides,
   };
 }

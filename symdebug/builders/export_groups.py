@@ -123,7 +123,11 @@ def _bracketed(group: CompileEvents) -> bool:
 
 
 def _is_export(group: CompileEvents) -> bool:
-    """A keyed group no ``dynamo_start`` opened and no Dynamo graph closed, with export facts."""
-    if any(group.named(name) for name in _COMPILE_ONLY):
+    """A keyed group no ``dynamo_start`` opened and no Dynamo graph closed, with export facts.
+
+    A restarted group is Dynamo's (an export never restarts), though its last attempt kept no
+    ``dynamo_start``: a frame whose first op breaks the graph, recompiled with a symbol.
+    """
+    if group.restarts or any(group.named(name) for name in _COMPILE_ONLY):
         return False
     return any(group.named(name) for name in _EXPORT_FACTS)

@@ -113,6 +113,11 @@ class FactIndex:
         """Symbols (and constant entries) of one compile."""
         return self.symbols.get(compile_id, [])
 
+    def is_expected(self, spec: Specialization) -> bool:
+        """Whether the input is a library's configuration constant (``Symbol.expected``)."""
+        symbols = self.symbols_of(spec.compile_id)
+        return any(s.expected is not None and spec.source in s.sources for s in symbols)
+
     def specializations_of(self, compile_id: str | None) -> list[Specialization]:
         """Specializations of one compile."""
         return self.specializations.get(compile_id or "", [])

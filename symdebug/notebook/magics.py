@@ -8,7 +8,6 @@ numbered as the editor numbers them) and nothing is put in the user's namespace.
 from __future__ import annotations
 
 import argparse
-import ast
 import shlex
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +21,7 @@ from symdebug.cli_options import add_report_options
 from symdebug.hooks.cells import editor_line_numbers, numbered_as, running_cell_number
 from symdebug.live import LiveCapture, LiveSession
 from symdebug.live.fix_plan import fix_plan
+from symdebug.notebook.cell_workload import cell_workload
 from symdebug.notebook.widget import Explorer
 
 
@@ -62,23 +62,6 @@ def _parse(line: str) -> argparse.Namespace | None:
         if exit_.code == 0:  # -h printed the help
             return None
         raise UsageError(f"%symdebug: bad options {line!r}; see %symdebug -h") from None
-
-
-def cell_workload(shell: Any, cell: str) -> Callable[[], Any]:
-    """The cell as a no-argument callable that returns its last expression's value.
-
-    It runs in the user's namespace, as the cell would (IPython syntax transformed first).
-    """
-    tree = ast.parse(shell.transform_cell(cell))
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    body = compile(tree, "<symdebug fix cell>", "exec")
-    value = compile(ast.Expression(last.value), "<symdebug fix cell>", "eval") if last else None
-
-    def workload() -> Any:
-        exec(body, shell.user_ns)  # noqa: S102 - the user's own cell, as they asked
-        return eval(value, shell.user_ns) if value is not None else None  # noqa: S307
-
-    return workload
 
 
 @magics_class

@@ -213,7 +213,7 @@ def specialization_cause(
     dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.  A
     dim marked dynamic (``mark_dynamic``) that was 0 or 1 was made a constant by that rule too.
     """
-    marking = _marking_cause(spec, compile_) or _declared_cause(spec, compile_, history)
+    marking = _marking_cause(spec, compile_) or _declared_cause(spec, compile_)
     if marking is not None:
         return marking
     if spec.guards:
@@ -252,14 +252,12 @@ def _marking_cause(spec: Specialization, compile_: Compile | None) -> Cause | No
     return None
 
 
-def _declared_cause(
-    spec: Specialization, compile_: Compile | None, history: list[Specialization]
-) -> Cause | None:
+def _declared_cause(spec: Specialization, compile_: Compile | None) -> Cause | None:
     """What the user declared static, where it is what held the input constant.
 
     A ``dynamic_shapes`` spec's ``STATIC`` dim (torch 2.14); a ``static_sources`` entry
-    (torch 2.15) where automatic dynamic would have made it dynamic (its value changed
-    before, or the compile is dynamic): a first static compile is the default's doing.
+    (torch 2.15), on every compile: torch holds a listed source static over automatic
+    dynamic and over ``maybe_mark_dynamic`` alike, so no mark helps until it leaves the list.
     """
     declared = compile_.declared if compile_ is not None else {}
     if not declared:
@@ -267,8 +265,7 @@ def _declared_cause(
     if SPEC in declared and static_in_spec(declared[SPEC], spec.source):
         return "dynamic_shapes"
     listed_static = listed(declared.get("static_sources", ""), spec.source)
-    made_dynamic = bool(compile_ and compile_.dynamic) or _value_changed_before(spec, history)
-    return "static_sources" if listed_static and made_dynamic else None
+    return "static_sources" if listed_static else None
 
 
 def _static_cause(compile_: Compile | None) -> Cause:

@@ -57,9 +57,15 @@ def frame_diff(before: FrameRun | None, after: FrameRun | None) -> FrameDiff:
 FrameKey = tuple[str, str]
 
 
-def _by_file_name(keys: Iterable[FrameKey]) -> dict[FrameKey, FrameKey]:
-    """Keys by ``(name, file name)``, for those that are the only one of their kind."""
-    short = {key: (key[0], PurePosixPath(key[1]).name) for key in keys}
+def _by_file_name(keys: Iterable[FrameKey], *, bare: bool = False) -> dict[FrameKey, FrameKey]:
+    """Keys by ``(name, file name)``, for those that are the only one of their kind.
+
+    ``bare``: by the name without its class (``forward`` for ``Encoder.forward``).
+    """
+    short = {
+        key: (key[0].rsplit(".", 1)[-1] if bare else key[0], PurePosixPath(key[1]).name)
+        for key in keys
+    }
     found = Counter(short.values())
     return {said: key for key, said in short.items() if found[said] == 1}
 
@@ -70,14 +76,16 @@ def match_frames(
     """After's frame key -> before's, by name and file; then by name and file name alone.
 
     The second pass matches a run whose files moved (another checkout, another machine)
-    where the file's name is unambiguous on both sides.
+    where the file's name is unambiguous on both sides; the third, a frame named without its
+    class (a log's code name, ``forward``) to one named with it (live: ``Encoder.forward``).
     """
     matched = {key: key for key in after if key in before}
-    left_before = _by_file_name(k for k in before if k not in matched.values())
-    left_after = _by_file_name(k for k in after if k not in matched)
-    for short, key in left_after.items():
-        if short in left_before:
-            matched[key] = left_before[short]
+    for bare in (False, True):
+        left_before = _by_file_name((k for k in before if k not in matched.values()), bare=bare)
+        left_after = _by_file_name((k for k in after if k not in matched), bare=bare)
+        for short, key in left_after.items():
+            if short in left_before:
+                matched[key] = left_before[short]
     return matched
 
 
@@ -105,9 +113,17 @@ def run_diff(before: Facts, after: Facts, rank: int | None = None) -> RunDiff:
     gone = set(frames_before) - set(matched.values())
     result.frames += [frame_diff(run, None) for key, run in frames_before.items() if key in gone]
     result.matched = len(matched)
-    result.notes = _run_notes(result, frames_before, frames_after)
+    result.notes = [*_torch_note(before, after), *_run_notes(result, frames_before, frames_after)]
     result.regressed = any(frame.regressions for frame in result.frames)
     return result
+
+
+def _torch_note(before: Facts, after: Facts) -> list[str]:
+    """Two torch versions (an upgrade, or a downgrade): what changed may be torch's doing."""
+    versions = before.torch.version, after.torch.version
+    if not all(versions) or versions[0] == versions[1]:
+        return []
+    return [f"torch {versions[0]} before, {versions[1]} after: frames matched across versions"]
 
 
 def _run_notes(

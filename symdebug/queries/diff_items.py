@@ -134,11 +134,17 @@ def _specialization_item(run: FrameRun, spec: Specialization) -> DiffItem:
 
 
 def _specializations(run: FrameRun) -> dict[ItemKey, DiffItem]:
-    """Each input the frame's compiles made a constant, with its values and its last cause."""
+    """Each input the frame's compiles made a constant, with its values and its last cause.
+
+    A library's configuration constant (``Symbol.expected``: a model's ``head_dim``, the
+    ``co_argcount`` of a function ``inspect`` reads) is what the program is, never a change.
+    """
     items: dict[ItemKey, DiffItem] = {}
     values: dict[ItemKey, list[str]] = {}
     for compile_ in run.compiles:
         for spec in run.index.specializations_of(compile_.compile_id):
+            if run.index.is_expected(spec):
+                continue
             key: ItemKey = ("specialization", spec.source)
             if key not in items:
                 items[key], values[key] = _specialization_item(run, spec), []

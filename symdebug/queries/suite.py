@@ -30,17 +30,11 @@ def _line(frame: Frame | None) -> tuple[str, str]:
     return f"{PurePosixPath(posix_path(frame.filename)).name}:{frame.lineno}", frame.line.strip()
 
 
-def _expected(index: FactIndex, spec: Specialization) -> bool:
-    """Whether the input is a library's configuration constant (``Symbol.expected``)."""
-    symbols = index.symbols_of(spec.compile_id)
-    return any(s.expected is not None and spec.source in s.sources for s in symbols)
-
-
 def _listed(index: FactIndex) -> list[Specialization]:
     return [
         spec
         for spec in index.facts.specializations
-        if spec.cause not in NOT_LISTED and not _expected(index, spec)
+        if spec.cause not in NOT_LISTED and not index.is_expected(spec)
     ]
 
 

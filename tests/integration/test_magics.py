@@ -189,6 +189,8 @@ def test_fix_cell_magic_replays_the_cell(shell: InteractiveShell) -> None:
         shell.run_cell_magic("symdebug", "fix", FIX_CELL)
     assert "verified by replay" in shown.stdout
     assert "torch._dynamo.maybe_mark_dynamic(x, 0)" in shown.stdout
+    # The cell is sent to a fresh process (safe where a fork is not: CUDA, autograd).
+    assert "replays: spawn: a fresh process takes the workload pickled by value" in shown.stdout
     session = shell.magics_manager.registry["SymdebugMagics"].session
     fixes = [f for r in session.recompiles for f in r.fixes if f.verified is not None]
     assert fixes and fixes[0].effect.endswith("-> 1 compiles")

@@ -124,7 +124,7 @@ def test_inductor_lowering_named(tmp_path: Path) -> None:
 
 
 #: Programs too slow for this sweep (a model from config) or needing a process group.
-_SWEPT_ELSEWHERE = {"hf_gpt2", "ranks_job", "ddp_forward"}
+_SWEPT_ELSEWHERE = {"hf_gpt2", "hf_bert", "ranks_job", "ddp_forward"}
 
 
 def _programs() -> list[str]:

@@ -1,7 +1,8 @@
 """Replays keep the user's state; marks and code fixes are replayed; bad workloads get verdicts.
 
-Every replay runs in a forked child: after ``fix_plan`` or ``hunt`` the user's compiled
-function keeps its cache entries, the session its compiles and the program its globals.
+Every replay runs in another process (a fresh one by spawn, or a fork proven safe): after
+``fix_plan`` or ``hunt`` the user's compiled function keeps its cache entries, the session
+its compiles and the program its globals.
 Verified plans are applied again in a fresh process (``run_script``), as a user would.
 """
 
@@ -135,18 +136,20 @@ def test_a_workload_that_raises() -> None:
     assert not plan.verified
 
 
-def test_a_workload_that_never_returns_is_stopped() -> None:
-    def forever() -> None:
-        COMPILED(torch.ones(2, 3))
-        while True:
-            time.sleep(0.1)
+def forever() -> None:
+    """A workload that never returns (module level: sent by reference to a fresh process)."""
+    COMPILED(torch.ones(2, 3))
+    while True:
+        time.sleep(0.1)
 
+
+def test_a_workload_that_never_returns_is_stopped() -> None:
     COMPILED(torch.ones(2, 3))
     kept = entries()
     started = time.monotonic()
     plan = symdebug.fix_plan(forever, progress=False, timeout=3, max_replays=2)
     # where it was stuck, read from the child before the kill: the sleep of its loop
-    at = f'File "{__file__}", line {forever.__code__.co_firstlineno + 3} in forever'
+    at = f'File "{__file__}", line {forever.__code__.co_firstlineno + 4} in forever'
     assert plan.errors_before == [f"did not finish within 3 s (stopped; it was at {at})"]
     assert not plan.verified and time.monotonic() - started < 60
     assert entries() == kept  # the user's compiled function is as it was

@@ -26,6 +26,12 @@ _MODULE = re.compile(r"v(\d+)_(\d+)$")
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 
 
+def parse_version(text: str | None) -> Version | None:
+    """``(2, 15)`` for ``"2.15.0+cu132"``; None for what names no release."""
+    match = _VERSION.match(text or "")
+    return (int(match[1]), int(match[2])) if match else None
+
+
 def _discovered() -> tuple[Release, ...]:
     """Each ``v<major>_<minor>`` module's ``RELEASE``, oldest first, checked."""
     found: list[Release] = []
@@ -37,6 +43,8 @@ def _discovered() -> tuple[Release, ...]:
         expected = (int(match[1]), int(match[2]))
         if not isinstance(release, Release) or release.version != expected:
             raise ImportError(f"{module.name}.RELEASE must be a Release of torch {expected}")
+        if parse_version(release.tested) != expected:
+            raise ImportError(f"{module.name}: tested {release.tested!r} is not torch {expected}")
         found.append(release)
     found.sort(key=lambda release: release.version)
     if not found:
@@ -47,12 +55,6 @@ def _discovered() -> tuple[Release, ...]:
 #: The releases symdebug knows, oldest first.
 RELEASES: tuple[Release, ...] = _discovered()
 OLDEST, NEWEST = RELEASES[0], RELEASES[-1]
-
-
-def parse_version(text: str | None) -> Version | None:
-    """``(2, 15)`` for ``"2.15.0+cu132"``; None for what names no release."""
-    match = _VERSION.match(text or "")
-    return (int(match[1]), int(match[2])) if match else None
 
 
 def release_of(version: Version | None) -> Release:

@@ -141,6 +141,8 @@ class Release:
     """Everything symdebug knows of one torch release (``2.15``), a section per torch area."""
 
     version: Version
+    #: The exact version CI proves it on (``make test``; the Makefile reads ``TESTED``).
+    tested: str
     frames: CauseFrames
     guard_text: GuardText
     records: LogRecords

@@ -17,9 +17,14 @@ from dataclasses import replace
 from symdebug._torch.releases.sections import Fingerprint
 from symdebug._torch.releases.v2_13 import RELEASE as V2_13
 
+#: The exact version CI proves this release on (the Makefile reads this line).
+TESTED = "2.14.1"
+
+
 RELEASE = replace(
     V2_13,
     version=(2, 14),
+    tested=TESTED,
     frames=replace(V2_13.frames, int_use=frozenset({"nb_index_impl", "pynumber_index"})),
     guard_text=replace(V2_13.guard_text, aliasing_kinds=("LAMBDA_GUARD", "OBJECT_ALIASING")),
     knobs=replace(V2_13.knobs, compile_keywords=frozenset({"dynamic_shapes"})),

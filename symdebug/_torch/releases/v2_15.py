@@ -20,9 +20,14 @@ from symdebug._torch.releases.v2_14 import RELEASE as V2_14
 
 _RENAMED = {"runtime_wrapper_orchestration": "aot_autograd_runtime_wrappers"}
 
+#: The exact version CI proves this release on (the Makefile reads this line).
+TESTED = "2.15.0"
+
+
 RELEASE = replace(
     V2_14,
     version=(2, 15),
+    tested=TESTED,
     records=replace(
         V2_14.records,
         export_in_compile_context=True,
