@@ -80,7 +80,7 @@ def _name(workload: Callable[..., Any]) -> str:
 
 def workload_ref(workload: Callable[..., Any]) -> WorkloadRef:
     """The workload as a fresh process can load it, by reference where it can be."""
-    if getattr(workload, "__module__", "__main__") != "__main__":
+    if isinstance(workload, types.FunctionType) and workload.__module__ != "__main__":
         try:
             return WorkloadRef(pickle.dumps(workload), f"by reference ({_name(workload)})")
         except Exception:  # noqa: BLE001, S110 - not by reference: by value, below

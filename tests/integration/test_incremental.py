@@ -43,6 +43,7 @@ def _prefix(stream: EventStream, count: int) -> EventStream:
         problems=stream.problems,
         source=stream.source,
         file_aliases=stream.file_aliases,
+        torch_version=stream.torch_version,
     )
 
 

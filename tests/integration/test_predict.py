@@ -36,6 +36,11 @@ UNREACHABLE = {
     "compile leaves no entry whose check a later call could fail (the corpus's mark_dynamic "
     "case has that raise as a probe, its outcome torch's error)",
     "unknown": "no mechanism: what symdebug says when it cannot name one",
+    # The settings that declare a dim static are torch 2.14's and 2.15's, and this corpus
+    # runs on every supported torch: the conformance corpus covers them on the torch that
+    # has them (tests/data/programs/static_sources_env.py; tests/unit/test_declared_fixes.py).
+    "static_sources": "torch 2.15's setting (torch.compiler.config.static_sources)",
+    "dynamic_shapes": "torch 2.14's torch.compile(dynamic_shapes=...) keyword",
 }
 #: Causes a session read from a log names otherwise than a live one, and what it names.
 #: (Inductor's ``s77 <= 4096`` of the backward graph, compiled with the forward: the live
