@@ -47,6 +47,8 @@ class FeatureTally:
         if report.when != "call" and not report.failed:
             return
         outcome = "passed" if report.passed else "failed" if report.failed else "skipped"
+        if hasattr(report, "wasxfail"):  # a known difference, a strict xfail: not a skip
+            outcome = "xfailed"
         for key, value in report.user_properties:
             if key == "feature":
                 counts = self.counts.setdefault(str(value), dict.fromkeys(("passed", "failed"), 0))
