@@ -6,6 +6,11 @@ the values it names from the user's namespace, pickled by value (``cloudpickle``
 :mod:`symdebug.live.workload_ref` sends any workload): the fresh process runs the cell on its
 own copy of them.  Where a value does not pickle, the replay falls back to a fork proven safe,
 which sees the whole namespace, and the plan says which ran.
+
+Its ``exec``/``eval`` run only the user's own cell, as the notebook would: a
+``CellWorkload`` is made by :func:`cell_workload` from the cell ``%%symdebug fix`` heads,
+and reaches the replay as the parent's own pickle.  No text read from a log, a saved session
+or a suite row is ever one (none of those readers builds it).
 """
 
 from __future__ import annotations
