@@ -12,7 +12,6 @@ and library lines are found inside the compiled frame (``torchtext/break_frames.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,28 +20,14 @@ from symdebug.model.types import Compile, Frame, GraphBreak
 from symdebug.model.values import CompileId
 from symdebug.torchtext.break_frames import placed
 from symdebug.torchtext.data_dependent import expression_of, failed_compile_break
+from symdebug.torchtext.frames import traceback_frames
 
 REASON_EVENT = "artifact:dynamo_graph_break_reason"
-_FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 #: Lines of the reason that say how torch handled the break, not what broke it.
 _HANDLING = ("Encountered graph break", "Failed to handle graph break gracefully")
 SKIPPING = "Skipping the function"
 #: Where Dynamo raises ``Unsupported``: plumbing, not the frame that gave up.
 _RAISING = "_dynamo/exc.py"
-
-
-def traceback_frames(text: str) -> list[Frame]:
-    """The frames of a Python traceback (``File "f", line N, in name`` + source line)."""
-    lines = text.splitlines()
-    frames = []
-    for index, line in enumerate(lines):
-        match = _FILE_LINE.match(line)
-        if match is None:
-            continue
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        source = "" if _FILE_LINE.match(following) else following.strip()
-        frames.append(Frame(match["file"], int(match["line"]), match["name"], source))
-    return frames
 
 
 def _sections(payload: str) -> tuple[str, str, str]:

@@ -38,6 +38,9 @@ def recompile_line(recompile: Recompile, reason: Reason, index: FactIndex) -> Fr
         return user_line(guard.user_frame, guard.user_stack, caller)[0]
     if spec is not None and spec.user_frame is not None:
         stack = spec.guards[0].user_stack if spec.guards else []
+        # A specialization made before the guard (an index into ``nn.ModuleList``) keeps no
+        # stack of its own: torch's reason prints it under the check, from 2.14.
+        stack = stack or reason.user_stack
         return user_line(spec.user_frame, stack, caller)[0]  # a library's line: the user's
     if guard is not None and guard.phase == "inductor":
         return lowered_line(guard, index)

@@ -24,6 +24,7 @@ _PLUMBING = (
     "torch/_inductor/sizevars.py",
 )
 FRAMEWORK_FRAMES_KEPT = 12
+_FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 
 
 @lru_cache(maxsize=8192)
@@ -156,3 +157,17 @@ def frame_from_note(note: str, reader: FrameReader) -> Frame | None:
         return None
     filename = reader.full_path(match["file"].strip())
     return Frame(filename, int(match["line"]), match["name"], match["code"].strip())
+
+
+def traceback_frames(text: str) -> list[Frame]:
+    """The frames of a Python traceback (``File "f", line N, in name`` + source line)."""
+    lines = text.splitlines()
+    frames = []
+    for index, line in enumerate(lines):
+        match = _FILE_LINE.match(line)
+        if match is None:
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        source = "" if _FILE_LINE.match(following) else following.strip()
+        frames.append(Frame(match["file"], int(match["line"]), match["name"], source))
+    return frames

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from symdebug._torch.releases import RELEASES
+from symdebug.model.types import Frame
+from symdebug.torchtext.frames import traceback_frames
 from symdebug.torchtext.state_reasons import state_change
 
 _PREFIX = re.compile(r"^(?P<entry>!?\d+/\d+(?:/\d+)?): (?P<text>.*)$", re.DOTALL)
@@ -53,6 +55,7 @@ _TYPE = re.compile(r"(?:type=|but found )<class '(?P<type>[^']+)'>")
 #: Torch's note for people after a check (``(HINT: Dictionary d must contain key 'k'; ...)``),
 #: as every release writes it: not the framework line that a ``(...)`` there otherwise is.
 _HINT = re.compile("|".join({r.guard_text.hint_note for r in RELEASES} - {""}) or "(?!)")
+_USER_STACK = "User stack trace:"
 _USER_LOC = re.compile(
     r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
 )
@@ -87,6 +90,9 @@ class Reason:
     key_was: str | None = None
     #: For a value check (``kind == "equals"``): the value the compile saw, as torch wrote it.
     value: str | None = None
+    #: The stack torch prints under a check (``User stack trace:``, from 2.14), outermost
+    #: first: it reaches the user's line when the check's own line is a library's.
+    user_stack: list[Frame] = field(default_factory=list)
 
     @property
     def is_float(self) -> bool:
@@ -185,6 +191,8 @@ def parse_reason(raw: str) -> Reason:
     if (loc := _USER_LOC.search(text)) is not None:
         reason.user_file, reason.user_line = loc["file"].strip(), int(loc["line"])
         reason.user_fn, reason.framework_loc = loc["fn"], loc["fw"]
+    if _USER_STACK in text:
+        reason.user_stack = traceback_frames(text.partition(_USER_STACK)[2])
     return reason
 
 

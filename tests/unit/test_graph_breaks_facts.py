@@ -4,7 +4,7 @@ reason text, the pass that links resume frames and lost dynamism, and the why st
 from __future__ import annotations
 
 from symdebug.builders.compile_events import group_by_compile
-from symdebug.builders.graph_breaks_builder import build_graph_breaks, traceback_frames
+from symdebug.builders.graph_breaks_builder import build_graph_breaks
 from symdebug.events import CompileKey, Event
 from symdebug.model.serialize import facts_from_dict, facts_to_dict
 from symdebug.model.types import Compile, Facts, Frame, GraphBreak, InputDim, Symbol
@@ -14,6 +14,7 @@ from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks, resume_name
 from symdebug.processors.pass_table import BREAK_STEPS, PASSES, check_order
 from symdebug.processors.symbols import settle_symbol_states
+from symdebug.torchtext.frames import traceback_frames
 
 PAYLOAD = """Graph break in user code at /src/enc.py:13
 Graph Break Reason: Encountered graph break when attempting to trace CALL: a call:
