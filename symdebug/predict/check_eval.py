@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from symdebug.predict.guard_grammar import guard_expression
+
 Values = Mapping[str, Any]
 Evaluator = Callable[[Values], Any]
 
@@ -187,7 +189,7 @@ _EXACT_BELOW = 2.0**62
 
 def compile_check(code: str) -> tuple[Evaluator, list[str]]:
     """A function of ``{source: value or array}`` -> bool (array), and the sources it reads."""
-    tree = ast.parse(code.strip(), mode="eval")
+    tree = guard_expression(code)  # someone else's file: only the guard grammar is compiled
     transformer = _Vectorize()
     body = ast.fix_missing_locations(transformer.visit(tree))
     compiled = compile(body, "<symdebug check>", "eval")
@@ -274,7 +276,7 @@ def compile_scalar_check(code: str) -> ScalarCheck:
 @lru_cache(maxsize=4096)
 def _scalar_expression(text: str) -> ast.expr:
     """The check's expression over ``V`` (the entries of a frame repeat their checks)."""
-    body: ast.expr = _Sources().visit(ast.parse(text, mode="eval")).body
+    body: ast.expr = _Sources().visit(guard_expression(text)).body
     return body
 
 

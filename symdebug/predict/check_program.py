@@ -24,6 +24,7 @@ from typing import Any
 from symdebug.predict.check import Check
 from symdebug.predict.check_eval import SCALAR_GLOBALS, ScalarCheck, Values
 from symdebug.predict.entry_model import EntryModel
+from symdebug.predict.guard_grammar import refusal
 
 #: :attr:`EntryPlan.first_failing`'s answer when every check it runs holds.
 ALL_HOLD = -1
@@ -46,7 +47,7 @@ class EntryPlan:
 
 def unparsed_texts(model: EntryModel) -> list[str]:
     """The entry's checks that could not be parsed, as a prediction lists them."""
-    return [f"{code} (cannot be parsed)" for code in model.unparsed]
+    return [f"{code} ({refusal(code)})" for code in model.unparsed]
 
 
 def entry_plan(model: EntryModel, given: AbstractSet[str]) -> EntryPlan | None:
