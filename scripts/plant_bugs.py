@@ -95,8 +95,8 @@ BUGS: tuple[Bug, ...] = (
         "cli: --dask ignored",
         "logs of several ranks read on a Dask cluster",
         "symdebug/cli.py",
-        "        dask=args.dask,\n",
-        "        dask=None,\n",
+        '"dask": args.dask,',
+        '"dask": None,',
         ("tests/integration/test_cli_dask.py",),
     ),
     Bug(

@@ -24,9 +24,8 @@ from typing import Any
 from symdebug.api import Session
 from symdebug.cli_options import add_report_options
 from symdebug.dask_client import DASK_CONNECT_SECONDS
-from symdebug.loading import MultiRankSession, load_trace
+from symdebug.loading import MultiRankSession, open_run
 from symdebug.queries.why import NotAnInputError, WhichDimError
-from symdebug.renderers.console import not_a_log
 
 #: Where ``symdebug run`` writes: a run never overwrites a log's report (``symdebug report``'s).
 RUN_FILE = "symdebug-run.html"
@@ -47,17 +46,8 @@ Command = Callable[[argparse.Namespace], int]
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
     if not args.trace.strip():
         raise ValueError("no TORCH_TRACE path given (an empty string is not the current folder)")
-    loaded = load_trace(
-        args.trace,
-        jobs=args.jobs,
-        dask=args.dask,
-        dask_timeout=args.dask_timeout,
-        sources=args.sources,
-    )
-    if isinstance(loaded, Session) and not loaded.facts.compiles:
-        hint = not_a_log(loaded.facts)
-        if hint:  # a file of no records is a usage error, not an empty session
-            raise ValueError(f"{args.trace}: {hint}")
+    options = {"jobs": args.jobs, "dask": args.dask, "dask_timeout": args.dask_timeout}
+    loaded = open_run(args.trace, sources=args.sources, **options)
     ranks = _real_ranks(loaded) if isinstance(loaded, MultiRankSession) else []
     if args.rank is not None and args.rank not in ranks:
         known = ", ".join(map(str, ranks)) or "none (a single log)"

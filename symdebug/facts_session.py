@@ -36,6 +36,7 @@ from symdebug.pipeline import upgrade
 from symdebug.queries.constants import constants
 from symdebug.queries.hunt import Hunt, ordered, unreplayed
 from symdebug.queries.why import Explanation, why
+from symdebug.run_files import open_binary
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -312,8 +313,12 @@ class FactsSession:
     def load(cls: type[_Session], path: str | os.PathLike[str]) -> _Session:
         """Read a session written by :meth:`save`."""
         check_regular(path, "saved session")  # a FIFO or /dev/zero would hang or never end
-        with open(path, "rb") as source:  # noqa: PTH123 - read as it streams in, in bounded memory
-            return cls._read(facts_from_json(source))
+        with open_binary(path) as source:  # read as it streams in, in bounded memory
+            try:
+                facts = facts_from_json(source)
+            except ValueError as error:
+                raise ValueError(f"{path}: {error}") from None
+        return cls._read(facts)
 
     def __repr__(self) -> str:
         facts = self.facts

@@ -21,6 +21,8 @@ from symdebug.model.types import Facts
 from symdebug.model.words import counted
 from symdebug.pipeline import build, without_unread_payloads
 from symdebug.queries.ranks import Divergence, divergence
+from symdebug.renderers.console import not_a_log
+from symdebug.run_files import run_kind
 from symdebug.torchtext.source_text import log_sources_read
 from symdebug.tracefile import discover_trace_files, folder_logs, iter_trace_events, rank_of
 
@@ -261,5 +263,31 @@ def _label(rank: int | None, nth: int) -> str:
 
 
 def load(path: str | os.PathLike[str]) -> Session:
-    """Read a session saved with :meth:`Session.save`."""
+    """Read a session saved with :meth:`Session.save` (gzip-compressed too)."""
     return Session.load(path)
+
+
+def open_run(path: str | os.PathLike[str], **trace_options: Any) -> Session | MultiRankSession:
+    """A saved session, or a TORCH_TRACE log or folder, told apart by what the file holds.
+
+    ``trace_options`` go to :func:`load_trace`.  Every command that reads a run opens it
+    here, so ``summary``, ``why``, ``report`` and ``diff`` accept the same files.
+
+    Raises
+    ------
+    ValueError
+        For a file that holds no run: empty, or no line of it a TORCH_TRACE record (random
+        bytes, a text file, zeros), or text in UTF-16.
+    """
+    file = Path(path)
+    kind = run_kind(file) if file.is_file() else "log"
+    if kind == "session":
+        return load(file)
+    if kind == "empty":
+        raise ValueError(f"{path}: an empty file (no TORCH_TRACE record, no saved session)")
+    loaded = load_trace(file, **trace_options)
+    if isinstance(loaded, Session) and not loaded.facts.compiles:
+        hint = not_a_log(loaded.facts)
+        if hint:  # a file of no records is a usage error, never a run without compiles
+            raise ValueError(f"{path}: {hint}")
+    return loaded

@@ -24,7 +24,7 @@ from symdebug.model.values import CompileStatus, Source
 from symdebug.torchtext.declared import SPEC
 from symdebug.torchtext.frames import FrameReader
 from symdebug.torchtext.guard_tree import GuardTree, TensorProperties
-from symdebug.torchtext.log_callee import frame_qualname, log_callee
+from symdebug.torchtext.log_callee import frame_qualname, log_callee, method_qualname
 from symdebug.torchtext.own_code import call_site
 from symdebug.torchtext.reasons import split_payload
 
@@ -234,6 +234,8 @@ def _logged_callee(
         if found is not None:
             return found
     qualname = frame_qualname(where[1], where[2])
+    if qualname is None and tree is not None and tree.payload:
+        qualname = method_qualname(tree.payload, where[0])
     return Callee(qualname=qualname) if qualname and qualname != where[0] else None
 
 

@@ -9,6 +9,8 @@ one member, or one item of a streamed array, at a time with the standard library
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Container, Iterator
 from typing import Any, Protocol
 
@@ -93,10 +95,14 @@ class ObjectStream:
             raise self._fault("Extra data")
 
     def _pairs(self, streamed: Container[str]) -> Iterator[tuple[str, int | None, Any]]:
+        seen: set[str] = set()
         while True:
             if self.peek() != '"':
                 raise self._fault("Expecting property name enclosed in double quotes")
             key = self._value(1, "(document)")
+            if key in seen:  # a streamed array twice would be read as one: never last-wins
+                raise self._fault(f"the member {key!r} twice")
+            seen.add(key)
             self._take(":")
             if key in streamed and self.peek() == "[":
                 self._at += 1
@@ -129,11 +135,22 @@ class ObjectStream:
                     raise self._fault(error.msg, error.pos) from None
             except RecursionError:
                 raise self._too_deep(depth, path) from None
+            except ValueError:  # Python's limit on an int's digits (sys.get_int_max_str_digits)
+                raise self._too_long_number(path) from None
             else:
                 if end < len(self._text) or self._ended:  # a number may go on past the end
                     self._at = end
                     return value
             self._read_more()
+
+    def _too_long_number(self, path: str) -> NotJsonError:
+        """The error of a number past Python's digits limit, with its member's key if any."""
+        limit = sys.get_int_max_str_digits()
+        pattern = rf'(?:"(?P<key>[^"\\]{{1,200}})"\s*:\s*)?-?\d{{{limit + 1}}}'
+        found = re.search(pattern, self._text[self._at :])
+        key = found["key"] if found is not None and found["key"] else None
+        where = f"{path}.{key}" if key else path
+        return NotJsonError(f"{where}: a number of more than {limit} digits")
 
     def _too_deep(self, depth: int, path: str) -> TooDeepError:
         """The error of the value next: the path of its first container nested too deep."""

@@ -52,6 +52,7 @@ class _CheckedRecords:
         self.validator: Validator | None = None  # known once schema_version is read
         self.waiting: list[tuple[str, int, Any]] = []  # records read before schema_version
         self.reader = FactsReader()
+        self.compile_ids: dict[str, int] = {}
 
     def add(self, key: str, index: int | None, value: Any) -> None:
         """A member (``index`` None), or record ``index`` of the array ``key``."""
@@ -67,8 +68,19 @@ class _CheckedRecords:
     def _build_waiting(self, validator: Validator) -> None:
         for key, index, value in self.waiting:
             _checked(validator, value, _definitions()[key], f"{key}[{index}]")
+            if key == "compiles":
+                self._unique_compile(value["compile_id"], index)
             self.reader.add(key, value)
         self.waiting.clear()
+
+    def _unique_compile(self, compile_id: str, index: int) -> None:
+        """A compile id names one compile: a repeat would be counted, diffed, twice."""
+        first = self.compile_ids.setdefault(compile_id, index)
+        if first != index:
+            raise ValueError(
+                f"not a valid symdebug session document: compiles[{index}].compile_id: "
+                f"{compile_id!r} repeats compiles[{first}]"
+            )
 
     def facts(self) -> Facts:
         """The facts, once the members but the records are checked too."""

@@ -51,6 +51,8 @@ def frame_diff(before: FrameRun | None, after: FrameRun | None) -> FrameDiff:
     fill_items(diff, before or empty_like(either), after or empty_like(either))
     if status == "matched":
         diff.regressions = _regressions(diff)
+    elif status == "added" and diff.compiles_after > 1:  # new, and already recompiling
+        diff.regressions = [f"new frame, compiled {diff.compiles_after} times"]
     return diff
 
 

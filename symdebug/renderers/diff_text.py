@@ -45,7 +45,7 @@ def _items(frame: FrameDiff) -> list[str]:
 def _frame_lines(frame: FrameDiff) -> list[str]:
     name = f"{frame.title} ({PurePosixPath(frame.filename).name})"
     head = f"  {name}: compiles {frame.compiles_before} -> {frame.compiles_after}"
-    if frame.status != "matched":  # what it holds is all new or all gone: the report lists it
+    if frame.status != "matched" and not frame.regressions:  # all new or all gone: the report
         return [f"{head}  [{frame.status}: on one side only]"]
     if frame.regressions:
         head += f"  REGRESSED: {'; '.join(frame.regressions)}"
@@ -94,8 +94,10 @@ def _run_lines(run: RunDiff) -> list[str]:
 def _verdict(facts: DiffFacts) -> str:
     regressed = [f for run in facts.runs for f in run.frames if f.regressions]
     matched = sum(run.matched for run in facts.runs)
+    new = sum(1 for frame in regressed if frame.status == "added")  # only after, recompiling
     if regressed:
-        return f"REGRESSED: {len(regressed)} of {_counted(matched, 'matched frame')} got worse"
+        worse = f"{len(regressed) - new} of {_counted(matched, 'matched frame')} got worse"
+        return f"REGRESSED: {worse}" + (f", {_counted(new, 'new frame')} recompiled" if new else "")
     return f"no regression ({_counted(matched, 'frame')} matched)"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from symdebug.facts_session import FactsSession
-from symdebug.loading import MultiRankSession, load, load_trace
+from symdebug.loading import MultiRankSession, open_run
 from symdebug.model import json_text
 from symdebug.model.diff_types import DiffFacts, FrameDiff, RunDiff, SideKind, diff_document
 from symdebug.model.readable import pretty_text
@@ -22,16 +22,11 @@ from symdebug.queries.diff import diff_facts
 from symdebug.renderers.diff_html import write_diff_html
 from symdebug.renderers.diff_notebook import diff_mime_bundle
 from symdebug.renderers.diff_text import render_diff_text
+from symdebug.run_files import run_kind
 
 #: What a side may be: a path, or what :func:`symdebug.load_trace` / ``capture`` gave.
 Run = str | os.PathLike[str] | FactsSession | MultiRankSession
 Ranked = dict[int | None, Facts]
-
-
-def _is_saved_session(path: Path) -> bool:
-    """A saved session is one JSON object; a log's lines start with glog's ``V1202 ...``."""
-    with path.open("rb") as file:
-        return file.read(64).lstrip()[:1] == b"{"
 
 
 def _opened(loaded: FactsSession | MultiRankSession, kind: SideKind) -> tuple[Ranked, SideKind]:
@@ -45,7 +40,7 @@ def _object_label(run: FactsSession | MultiRankSession) -> str:
     return f"{len(run)} ranks" if isinstance(run, MultiRankSession) else run.facts.source
 
 
-def open_run(run: Run) -> tuple[Ranked, str, SideKind]:
+def open_side(run: Run) -> tuple[Ranked, str, SideKind]:
     """One side's facts by rank (``{None: facts}`` for one process), its label and kind."""
     if isinstance(run, FactsSession | MultiRankSession):
         said: SideKind = "live" if type(run).__name__ == "LiveSession" else "session"
@@ -57,9 +52,9 @@ def open_run(run: Run) -> tuple[Ranked, str, SideKind]:
             f"{run}: no such file or folder (give a TORCH_TRACE log or folder, a folder of "
             "rank logs, or a saved .symdebug.json)"
         )
-    if path.is_file() and _is_saved_session(path):
-        return {None: load(path).facts}, str(run), "session"
-    facts, kind = _opened(load_trace(path), "log")
+    saved = path.is_file() and run_kind(path) == "session"
+    opened = open_run(path)  # a file that holds no run is refused, never an empty run
+    facts, kind = _opened(opened, "session" if saved else "log")
     return facts, str(run), kind
 
 
@@ -153,8 +148,8 @@ def diff(before: Run, after: Run) -> SessionDiff:
     >>> d = symdebug.diff("before.log", "after.log")  # doctest: +SKIP
     >>> d.regressed, print(d)  # doctest: +SKIP
     """
-    ranked_before, label_before, kind_before = open_run(before)
-    ranked_after, label_after, kind_after = open_run(after)
+    ranked_before, label_before, kind_before = open_side(before)
+    ranked_after, label_after, kind_after = open_side(after)
     facts = diff_facts(ranked_before, ranked_after, (label_before, label_after))
     for run in facts.runs:
         run.before.label, run.before.kind = label_before, kind_before

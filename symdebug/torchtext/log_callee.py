@@ -158,3 +158,18 @@ def log_callee(tree_text: str, files: Iterable[str], start: list[Frame]) -> Call
     lineno = _first_line(method)
     names = _names(tree_text, parameters[1:] if bound else parameters)
     return Callee(qualname=qualname, filename=filename, lineno=lineno, names=names)
+
+
+def method_qualname(tree_text: str, name: str) -> str | None:
+    """``Trainer.step`` for a frame ``step`` whose guard tree types ``L['self']`` as a class.
+
+    Live capture names a method by ``co_qualname``; a log has only ``co_name``, but the
+    guards of a frame that reads ``self`` name its class, so that one program has one frame
+    name live and offline (a method that never reads ``self`` keeps ``co_name``).  A method
+    inherited from a base class is named with the class of ``self`` here (live: the
+    base's), which :func:`symdebug.queries.diff.match_frames` still matches by bare name.
+    """
+    owner = _owner(tree_text)
+    if owner is None or owner[0] != "L['self']" or not name.isidentifier():
+        return None
+    return f"{owner[1].rpartition('.')[2]}.{name}"
