@@ -387,6 +387,28 @@ def _train_eval_fix(reason: Reason) -> Fix:
     )
 
 
+def _rank_fixes(reason: Reason, changed: str) -> list[Fix]:
+    """A tensor of another number of dims: fold it to the compiled rank before the call.
+
+    A higher ``recompile_limit`` fixes nothing here: each rank is a graph of its own.
+    """
+    source = reason.source or ""
+    name, rank = user_name(Source(source)) or source, int(reason.key or 0)
+    if not name or not name.isidentifier() or rank < 1:
+        return []
+    kept = f", *{name}.shape[-{rank - 1}:]" if rank > 1 else ""
+    return [
+        Fix(
+            f"{name} = {name}.reshape(-1{kept})",
+            "code",
+            f"{changed}: {_BAKED_IN['rank']}In the caller, before the compiled call: folding "
+            f"the leading dims into the first gives every call {rank} dim(s), as compiled."
+            " Costs: the function sees the folded shape; unfold its output with "
+            "reshape if the caller needs the leading dims.",
+        )
+    ]
+
+
 def identity_fixes(evidence: Evidence) -> list[Fix]:
     """An object or type check failed: say what changed; the limit bounds the variants."""
     reason = parse_reason(evidence.expr) if evidence.expr else None
@@ -400,6 +422,8 @@ def identity_fixes(evidence: Evidence) -> list[Fix]:
         ]
     if reason is not None and (reason.source or "").endswith(".training"):
         return [_train_eval_fix(reason)]
+    if reason is not None and reason.identity == "rank":
+        return _rank_fixes(reason, changed)  # never the limit: each rank would compile anyway
     if reason is not None and reason.identity in _BAKED_IN:
         return [limit_fix(f"{changed}: {_BAKED_IN[reason.identity]}")]
     why = f"{changed or 'an object the graph depends on changed'}; "

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from symdebug._torch.running import missing_release
+from symdebug.live.caller_conversions import is_caller_conversion
 from symdebug.live.changes import (
     Change,
     Conversion,
@@ -147,31 +148,10 @@ def conversion_change(context: FixContext) -> Change | None:
     target = statement[0].targets[0]
     if not isinstance(target, ast.Name) or str(source) != f"L['{target.id}']":
         return None
-    if not _is_torch_conversion(statement[0].value, target.id):
+    if not is_caller_conversion(statement[0].value, target.id):
         return None  # a saved session's text: only the conversions symdebug writes are run
     conversion = Conversion(str(source), target.id, ast.unparse(statement[0].value), context.frame)
     return Change("code", fix.code, conversions=(conversion,))
-
-
-def _is_torch_conversion(value: ast.expr, name: str) -> bool:
-    """Whether ``value`` calls a function of torch on ``name``, other arguments constants.
-
-    ``torch.as_tensor(n)``, ``torch.nn.utils.rnn.pad_sequence(xs, batch_first=True)``.
-    """
-    if not isinstance(value, ast.Call) or not value.args:
-        return False
-    func, first = value.func, value.args[0]
-    rest = value.args[1:] + [k.value for k in value.keywords]
-    while isinstance(func, ast.Attribute) and not func.attr.startswith("_"):
-        func = func.value
-    return (
-        isinstance(func, ast.Name)
-        and func.id == "torch"
-        and isinstance(first, ast.Name)
-        and first.id == name
-        and all(isinstance(arg, ast.Constant) for arg in rest)
-        and all(k.arg is not None for k in value.keywords)
-    )
 
 
 def changes_of(context: FixContext) -> list[Change | NotTried]:

@@ -444,7 +444,22 @@ _SUMMARIES: dict[BudgetKind, Callable[[Counted], str]] = {
 
 def _details(kind: BudgetKind, item: Counted, index: FactIndex) -> list[str]:
     """The first excess in full (a compile's needs the index: is it a recompile?)."""
-    return _compile_details(item, index) if kind == "compiles" else _DETAILS[kind](item)
+    if kind == "compiles":
+        return _compile_details(item, index)
+    before = _entry_before(item, index) if kind == "recompiles" else []
+    return _DETAILS[kind](item) + before
+
+
+def _entry_before(item: Counted, index: FactIndex) -> list[str]:
+    """Where the entry that failed was compiled before the block: said, as what it is."""
+    entry = _recompile(item).failed_entry
+    if entry is None or entry in index.compile:
+        return []
+    return [
+        f"entry {entry} was compiled before this block (by an earlier test, a fixture or "
+        "setup): Dynamo keeps what was compiled, so this block's call was checked against "
+        "it; torch._dynamo.reset() before the block counts the block alone"
+    ]
 
 
 def _summary(kind: BudgetKind, item: Counted, index: FactIndex) -> str:

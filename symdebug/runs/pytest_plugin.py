@@ -29,7 +29,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +39,7 @@ import pytest
 
 from symdebug.queries.budget import Budget
 from symdebug.queries.budget_text import budget_message
+from symdebug.runs.compile_threads import TRACE_LOGGER, CompileThreads
 
 if TYPE_CHECKING:
     from symdebug.live import LiveSession
@@ -50,8 +51,6 @@ _MARKER_HELP = (
 )
 _REPORT_DIR = pytest.StashKey[Path]()
 _SESSION = pytest.StashKey["LiveSession"]()
-#: Torch's structured trace records: empty messages, one per event, for handlers only.
-_TRACE_LOGGER = "torch.__trace"
 
 #: What the fixture gives: called with the limits, a context manager yielding the session.
 BudgetFactory = Callable[..., "BudgetBlock"]
@@ -137,8 +136,15 @@ class BudgetBlock:
         self.budget = budget
         self._capture: AbstractContextManager[LiveSession] | None = None
         self._session: LiveSession | None = None
+        self._threads: CompileThreads | None = None
 
     def __enter__(self) -> LiveSession:
+        if self._capture is not None:  # a second capture would stop the first one's count
+            raise RuntimeError(
+                "this compile budget block is already held: enter it once; for a nested "
+                "budget, make another (compile_budget(...))"
+            )
+        self._threads = CompileThreads().__enter__()
         self._capture = captured()
         self._session = self._capture.__enter__()
         return self._session
@@ -150,18 +156,24 @@ class BudgetBlock:
         trace: TracebackType | None,
     ) -> None:
         __tracebackhide__ = True
-        assert self._capture is not None and self._session is not None, "not entered"
-        self._capture.__exit__(kind, error, trace)
+        capture, session, threads = self._capture, self._session, self._threads
+        assert capture is not None and session is not None and threads is not None, "not entered"
+        self._capture = self._session = self._threads = None
+        capture.__exit__(kind, error, trace)
+        threads.__exit__()
         if kind is None:
-            check_budget(self._session, self.budget)
+            check_budget(session, self.budget, threads.notes())
 
 
-def check_budget(session: LiveSession, budget: Budget) -> None:
-    """Raise :class:`CompileBudgetError` when ``session`` holds more than ``budget``."""
+def check_budget(session: LiveSession, budget: Budget, notes: Sequence[str] = ()) -> None:
+    """Raise :class:`CompileBudgetError` when ``session`` holds more than ``budget``.
+
+    ``notes``: what else the failure says (the other threads that compiled in the block).
+    """
     __tracebackhide__ = True
     message = budget_message(session.facts, budget)
     if message is not None:
-        raise CompileBudgetError(_relative(message))
+        raise CompileBudgetError(_relative("\n".join([message, *notes])))
 
 
 def _relative(message: str) -> str:
@@ -181,7 +193,7 @@ def captured() -> Iterator[LiveSession]:
 
 class _DropTraceRecords(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.name != _TRACE_LOGGER
+        return record.name != TRACE_LOGGER
 
 
 _DROP_TRACE_RECORDS = _DropTraceRecords()
@@ -195,7 +207,7 @@ def _trace_records_dropped() -> Iterator[None]:
     logger too: each event the capture asks torch for would be a blank line of the
     failure's "Captured log" section.
     """
-    logger = logging.getLogger(_TRACE_LOGGER)
+    logger = logging.getLogger(TRACE_LOGGER)
     pytests = [h for h in logger.handlers if type(h).__module__.startswith("_pytest")]
     for handler in pytests:
         handler.addFilter(_DROP_TRACE_RECORDS)
@@ -224,11 +236,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     budget = _marked_budget(item)
     if not _captures(item, budget):
         return (yield)
-    with captured() as session:
+    with CompileThreads() as threads, captured() as session:
         item.stash[_SESSION] = session
         result = yield  # the test's own error goes on from here, unchecked
     if budget is not None:
-        check_budget(session, budget)
+        check_budget(session, budget, threads.notes())
     return result
 
 

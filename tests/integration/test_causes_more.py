@@ -208,6 +208,10 @@ def test_a_training_flag_a_string_and_a_rank_are_what_changed() -> None:
         "mode has another value than the compile saw ('a')",
         "x has another number of dims than the compile saw (1)",
     ]
+    # a rank change is never "fixed" by a higher recompile_limit (issue 46, point 5)
+    ranked = checked(s)[-1]
+    assert [f.code for f in ranked.fixes] == ["x = x.reshape(-1)"]
+    assert "recompile_limit" not in str(ranked.fixes)
     # train() / eval(): each mode compiles once, both stay cached (issue 31, point 6)
     training = checked(s)[1].fixes[0]
     assert training.code == "self.eval()"

@@ -26,6 +26,14 @@ def _change(code: str, source: str = "L['n']") -> object:
     [
         "n = torch.as_tensor(n)",
         "n = torch.nn.utils.rnn.pad_sequence(n, batch_first=True)",
+        "n = n.to(torch.float32)",
+        "n = n.to('cpu')",
+        "n = n.contiguous()",
+        "n = n.detach()",
+        "n = n.clone()",
+        "n = torch.tensor(n)",
+        "n = n.reshape(-1, *n.shape[-2:])",
+        "n = n.reshape(-1)",
     ],
 )
 def test_the_conversions_symdebug_writes_are_replayed(code: str) -> None:
@@ -42,6 +50,14 @@ def test_the_conversions_symdebug_writes_are_replayed(code: str) -> None:
         "n = torch.as_tensor(m)",
         "n = (lambda: torch)().as_tensor(n)",
         "n = torch.as_tensor(**n)",
+        "n = n.__class__(n)",
+        "n = n.to(torch._C)",
+        "n = n.to(m)",
+        "n = n.to(print)",
+        "n = n.reshape([x for x in n.shape])",
+        "n = n.to(lambda: 0)",
+        "n = n.to(n.__dict__)",
+        "n = n.to(f'{n}')",
     ],
 )
 def test_any_other_text_is_never_replayed(code: str) -> None:
