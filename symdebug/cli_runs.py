@@ -13,7 +13,8 @@ from pathlib import Path
 
 from symdebug.model.words import counted
 from symdebug.runs.diff import diff
-from symdebug.runs.suite import HF_SUITE_FILE, SuiteError, run_suite
+from symdebug.runs.suite import HF_SUITE_FILE, SuiteError, SuiteStoppedError, run_suite
+from symdebug.runs.suite_stop import EXIT_STATUS
 
 
 def diff_runs(args: argparse.Namespace) -> int:
@@ -36,6 +37,14 @@ def suite(args: argparse.Namespace) -> int:
     except SuiteError as error:
         print(f"symdebug: {error}", file=sys.stderr)
         return 2
+    except SuiteStoppedError as stopped:
+        finished = sum(1 for row in stopped.facts.workloads if not row.error)
+        said = f"{finished} of {counted(len(stopped.facts.workloads), 'workload')} finished"
+        index = Path(args.output) / "index.html"
+        print(
+            f"symdebug: suite stopped by {stopped.signal}: wrote {index} ({said})", file=sys.stderr
+        )
+        return EXIT_STATUS.get(stopped.signal, 130)
     failed = [row for row in facts.workloads if row.error]
     for row in failed:
         print(f"{row.name}: {row.error}", file=sys.stderr)

@@ -96,11 +96,18 @@ def run_hunt(
 ) -> Hunt:
     """Replay each constant's change (within the budget); the rows with their verdicts.
 
-    The constants are the unchanged replay's (``facts`` when there is no workload).
+    The constants are the unchanged replay's; ``facts``' (the session's) when there is no
+    workload, or when the unchanged replay failed (then each is untested, saying so).
     """
     if runner is None:
         return Hunt(ordered([unreplayed(c) for c in constants(facts or Facts())]))
     search = Search(runner, budget=max_replays, progress=progress, compare=True)
+    failed = _failure(search.baseline)
+    if failed:  # nothing to compare a change with: the session's constants, untested
+        search.close()
+        why = f"untested: the unchanged replay {failed}"
+        rows = [unreplayed(c, why) for c in constants(facts or Facts())]
+        return Hunt(ordered(rows), replays=1, failed=failed)
     found = constants(search.baseline.facts or Facts())
     search.progress.total = min(max_replays, 1 + len(found))
     tried: dict[str, Change] = {}
@@ -108,6 +115,14 @@ def run_hunt(
     search.close()
     replays = 1 + search.extra_runs + len(search.tried)
     return Hunt(ordered(rows), replays=replays, changes=tried)
+
+
+def _failure(baseline: Replay) -> str:
+    """How the unchanged replay failed: it raised, or never returned; "" when it finished."""
+    if baseline.finished:
+        return ""
+    error = baseline.errors[0] if baseline.errors else "did not return (stopped)"
+    return error if error.startswith("did not") else f"raised {error}"  # a timeout says so
 
 
 def _tried(search: Search, row: HuntRow, constant: Constant, change: Change) -> None:
@@ -167,6 +182,6 @@ def hunt_session(
 
     runner = Replayer(workload, timeout=timeout, start=start)
     try:
-        return run_hunt(None, runner, max_replays=max_replays, progress=progress)
+        return run_hunt(facts, runner, max_replays=max_replays, progress=progress)
     finally:
         runner.close()

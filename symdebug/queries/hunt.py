@@ -32,13 +32,13 @@ def new_row(constant: Constant) -> HuntRow:
     )
 
 
-def unreplayed(constant: Constant) -> HuntRow:
+def unreplayed(constant: Constant, why: str = "no workload to replay") -> HuntRow:
     """A row from the facts alone: needed where torch's guards name the code, else untested."""
     row = new_row(constant)
     if constant.cause in FORCED_BY_CODE:
         needed(row, constant, "from the compile's guards, not replayed")
     else:
-        row.note = "no workload to replay"
+        row.note = why
     return row
 
 
@@ -63,6 +63,8 @@ class Hunt:
     rows: list[HuntRow] = field(default_factory=list)
     replays: int = 0
     changes: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: How the unchanged replay failed (it raised, or never returned); "" when it ran.
+    failed: str = ""
 
     def __iter__(self) -> Iterator[HuntRow]:
         return iter(self.rows)
@@ -84,6 +86,9 @@ def ordered(rows: list[HuntRow]) -> list[HuntRow]:
 
 def hunt_text(hunt: Hunt) -> str:
     """The whole hunt, as ``print(hunt)`` shows it."""
+    if hunt.failed:
+        head = f"Hunt: the unchanged replay {hunt.failed}, so nothing was replayed"
+        return "\n".join([f"{head}; {counted(len(hunt.rows), 'constant')} untested", *_lines(hunt)])
     if not hunt.rows:
         return "Hunt: no input was a constant in any compile"
     counts = {
@@ -94,8 +99,12 @@ def hunt_text(hunt: Hunt) -> str:
         f"Hunt: {counts['avoidable']} avoidable ({counted(saved, 'compile')} saved), "
         f"{counts['needed']} needed, {counts['untested']} untested ({hunt.replays} replays)"
     )
-    width = max(len(r.user_name) for r in hunt.rows)
-    return "\n".join([head, *(row_line(r, width) for r in hunt.rows)])
+    return "\n".join([head, *_lines(hunt)])
+
+
+def _lines(hunt: Hunt) -> list[str]:
+    width = max((len(r.user_name) for r in hunt.rows), default=0)
+    return [row_line(r, width) for r in hunt.rows]
 
 
 def row_line(row: HuntRow, width: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -32,9 +32,10 @@ from symdebug.runs.suite_files import (
     read_workloads,
     result_path,
 )
-from symdebug.runs.suite_local import read_row, run_local, stop
+from symdebug.runs.suite_local import failed_row, read_row, run_local, stop
+from symdebug.runs.suite_stop import SuiteStoppedError, seconds, stopped_by_sigterm
 
-__all__ = ["HF_SUITE_FILE", "SuiteError", "run_suite", "write_outputs"]
+__all__ = ["HF_SUITE_FILE", "SuiteError", "SuiteStoppedError", "run_suite", "write_outputs"]
 
 #: The built-in Hugging Face suite's workload file (``symdebug suite --hf``).
 HF_SUITE_FILE = str(Path(__file__).with_name("hf_suite.py"))
@@ -61,15 +62,20 @@ def _dask(
     return on_dask(suite, todo, address, timeout)
 
 
-def _finished(suite: Suite) -> dict[str, WorkloadResult]:
-    """Rows already on disk of workloads that finished (``--resume``; errors run again)."""
+def _finished(suite: Suite, among: Container[str] | None = None) -> dict[str, WorkloadResult]:
+    """Rows on disk of workloads that finished (``--resume``; errors run again).
+
+    ``among``: only these workloads' rows (those this run started, when it was stopped).
+    """
     rows = {}
     for workload in suite.workloads:
+        if among is not None and workload.name not in among:
+            continue
         path = result_path(suite.out, workload.report)
         try:
             row = read_row(path) if path.is_file() else None
-        except (ValueError, TypeError):
-            row = None  # a damaged row: run it again
+        except (ValueError, TypeError, OSError):
+            row = None  # a damaged row ([], "x", null, not JSON): run it again
         if row is not None and row.error is None and row.name == workload.name:
             rows[workload.name] = row
     return rows
@@ -146,13 +152,28 @@ def run_suite(
         The file cannot be read, defines no workloads, or no Dask scheduler answered.
     """
     folder = Path(out).resolve()
-    suite = Suite(Path(file).resolve(), read_workloads(Path(file)), folder, timeout, env or {})
+    workloads = read_workloads(Path(file))
+    suite = Suite(Path(file).resolve(), workloads, folder, seconds(timeout), env or {})
     (folder / RESULTS).mkdir(parents=True, exist_ok=True)
     rows = _finished(suite) if resume else {}
     todo = [w for w in suite.workloads if w.name not in rows]
-    ran = _dask(suite, todo, dask, dask_timeout) if dask else _pooled(suite, todo, jobs)
-    for row in _progress(ran, len(suite.workloads), len(rows), progress):
-        rows[row.name] = row
-    facts = SuiteFacts([rows[w.name] for w in suite.workloads], torch=_torch_version())
+    try:
+        with stopped_by_sigterm():
+            ran = _dask(suite, todo, dask, dask_timeout) if dask else _pooled(suite, todo, jobs)
+            for row in _progress(ran, len(suite.workloads), len(rows), progress):
+                rows[row.name] = row
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the workers are stopped already
+        said = stop.args[0] if stop.args else "SIGINT"
+        finished = {**_finished(suite, suite.started), **rows}  # rows written, not yet read
+        facts = _facts(suite, finished, f"not finished: the suite was stopped ({said})")
+        write_outputs(facts, folder)
+        raise SuiteStoppedError(facts, said) from None
+    facts = _facts(suite, rows, "")
     write_outputs(facts, folder)
     return facts
+
+
+def _facts(suite: Suite, rows: dict[str, WorkloadResult], unfinished: str) -> SuiteFacts:
+    """The rows in the file's order; a workload without a row is one with ``unfinished``."""
+    found = [rows.get(w.name) or failed_row(w, unfinished) for w in suite.workloads]
+    return SuiteFacts(found, torch=_torch_version())

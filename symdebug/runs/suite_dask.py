@@ -9,6 +9,7 @@ alike wherever they ran.
 from __future__ import annotations
 
 import dataclasses
+import json
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,14 @@ from typing import Any
 
 from symdebug.dask_client import DASK_CONNECT_SECONDS, DaskConnectError, connect_dask
 from symdebug.model.suite_types import WorkloadResult, workload_from_dict
-from symdebug.runs.suite_files import Suite, SuiteError, Workload, first_line, write_row
+from symdebug.runs.suite_files import (
+    SHIPPED_SCRIPTS,
+    Suite,
+    SuiteError,
+    Workload,
+    first_line,
+    write_row,
+)
 from symdebug.runs.suite_local import failed_row, run_local
 
 
@@ -29,15 +37,28 @@ def remote_workload(
     file keeps its name, so rows are alike wherever they ran.
     """
     with tempfile.TemporaryDirectory(prefix="symdebug-suite-") as folder:
-        root = Path(folder)
+        root = Path(folder).resolve()
         for relative, text in sources.items():
-            (root / relative).parent.mkdir(parents=True, exist_ok=True)
-            (root / relative).write_text(text, encoding="utf-8")
-        here = Suite(root / file_name, [], root / "out", suite["timeout"], suite["env"])
+            target = inside(root, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        env = {**suite["env"], SHIPPED_SCRIPTS: json.dumps(suite["shipped"])}
+        here = Suite(inside(root, file_name), [], root / "out", suite["timeout"], env)
         chosen = Workload(**workload)
         row = run_local(here, chosen)
         report = here.out / chosen.report
         return dataclasses.asdict(row), report.read_bytes() if report.is_file() else b""
+
+
+def inside(root: Path, relative: str) -> Path:
+    """``root / relative``, refused where it would lie outside ``root``.
+
+    A worker writes only inside its own temporary folder.
+    """
+    target = (root / relative).resolve()
+    if not target.is_relative_to(root) or target == root:
+        raise ValueError(f"{relative!r} would be written outside the worker's folder")
+    return target
 
 
 def _client(address: str, timeout: float) -> Any:
@@ -80,7 +101,8 @@ def _rows(suite: Suite, todo: list[Workload], client: Any) -> Iterator[WorkloadR
 
     completed: Any = as_completed  # distributed ships no type hints
     try:
-        sources, options = suite.sources(), {"timeout": suite.timeout, "env": suite.env}
+        sources = suite.sources()
+        options = {"timeout": suite.timeout, "env": suite.env, "shipped": suite.shipped()}
         futures = {
             client.submit(
                 remote_workload, sources, suite.file.name, dataclasses.asdict(w), options,

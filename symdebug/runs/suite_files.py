@@ -8,12 +8,13 @@ user's code running: any error it raises is one line, and the suite does not sta
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 import runpy
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from symdebug.model import json_text
@@ -47,16 +48,56 @@ class Suite:
     env: dict[str, str] = field(default_factory=dict)
     #: The workload processes running now (stopped on Ctrl-C).
     running: set[subprocess.Popen[bytes]] = field(default_factory=set)
+    #: The workloads started in this run (a row on disk of another is an earlier run's).
+    started: set[str] = field(default_factory=set)
 
     def sources(self) -> dict[str, str]:
-        """FILE and the scripts its workloads name, by path relative to FILE's folder."""
-        files = [self.file.name, *(w.script for w in self.workloads if w.script)]
-        return {name: (self.file.parent / name).read_text(encoding="utf-8") for name in files}
+        """FILE and the scripts its workloads name, by where a Dask worker writes them."""
+        sources = {self.file.name: self.file.read_text(encoding="utf-8")}
+        for script in self.scripts():
+            text = (self.file.parent / script).read_text(encoding="utf-8")
+            sources[shipped_name(script)] = text
+        return sources
+
+    def shipped(self) -> dict[str, str]:
+        """Each script whose path would leave a worker's folder, and where it is written."""
+        return {s: shipped_name(s) for s in self.scripts() if shipped_name(s) != s}
+
+    def scripts(self) -> list[str]:
+        """The scripts the workloads name, as FILE gives them."""
+        return list(dict.fromkeys(w.script for w in self.workloads if w.script))
+
+
+#: The variable that tells a Dask worker's workload where each shipped script was written.
+SHIPPED_SCRIPTS = "SYMDEBUG_SUITE_SHIPPED"
+
+
+def shipped_name(script: str) -> str:
+    """Where a script is written in a Dask worker's folder: never outside it.
+
+    A path inside FILE's folder keeps its place; one that leaves it (``../x.py``) or is
+    absolute is written under ``_shipped/``, with a digest of the path it was given.
+    """
+    path = PurePosixPath(Path(script).as_posix())
+    if not path.is_absolute() and ".." not in path.parts:
+        return str(path)
+    digest = hashlib.sha1(script.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    return f"_shipped/{digest.hexdigest()[:8]}-{path.name}"
+
+
+#: The longest stem of a report's file name (a file system allows 255 bytes in all).
+_MAX_STEM = 80
 
 
 def _report_name(name: str, taken: set[str]) -> str:
-    """A file name for the workload's report: its name's safe characters, made unique."""
+    """A file name for the workload's report: its name's safe characters, made unique.
+
+    A long name is cut and keeps a digest of the whole, so two long names stay apart.
+    """
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "workload"
+    if len(stem) > _MAX_STEM:
+        digest = hashlib.sha1(name.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+        stem = f"{stem[: _MAX_STEM - 9]}-{digest.hexdigest()[:8]}"
     candidate, number = stem, 1
     while candidate.lower() in taken:
         number += 1
@@ -75,9 +116,20 @@ def _script(value: Any, file: Path) -> str | None:
 
 
 def first_line(error: BaseException) -> str:
-    """An error in one line: ``RuntimeError: its message's first line``."""
+    """An error in one line: ``RuntimeError: its message's first line``, bounded."""
     lines = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    return bounded(f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": "))
+
+
+#: The most characters of an error a row keeps (its end: where Python says what failed).
+MAX_ERROR = 2000
+
+
+def bounded(text: str, limit: int = MAX_ERROR) -> str:
+    """``text``, or its last ``limit`` characters with how many were cut before them."""
+    if len(text) <= limit:
+        return text
+    return f"[{len(text) - limit:,} characters cut] ...{text[-limit:]}"
 
 
 def read_workloads(file: Path) -> list[Workload]:
@@ -91,10 +143,28 @@ def read_workloads(file: Path) -> list[Workload]:
     found = namespace.get("WORKLOADS")
     if not isinstance(found, dict) or not found:
         raise SuiteError(f"{file} defines no WORKLOADS (a dict: name -> callable or script)")
+    _distinct_names(file, list(found))
     taken: set[str] = set()
     return [
         Workload(str(n), _report_name(str(n), taken), _script(v, file)) for n, v in found.items()
     ]
+
+
+def _distinct_names(file: Path, keys: list[Any]) -> None:
+    """Keys that read alike (``1`` and ``"1"``) would be one row: refused, naming them."""
+    seen: dict[str, Any] = {}
+    for key in keys:
+        other = seen.setdefault(str(key), key)
+        if other is not key:
+            raise SuiteError(
+                f"{file}: WORKLOADS keys {other!r} and {key!r} are both named {str(key)!r}; "
+                "give each workload a name of its own"
+            )
+
+
+def workload_named(workloads: dict[Any, Any], name: str) -> Any:
+    """The workload whose key reads ``name`` (a key need not be a string)."""
+    return next(value for key, value in workloads.items() if str(key) == name)
 
 
 #: Where rows are written, under the output folder.

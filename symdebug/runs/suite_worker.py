@@ -10,6 +10,7 @@ leaves no row, and the parent says so.
 
 from __future__ import annotations
 
+import json
 import os
 import runpy
 import sys
@@ -19,38 +20,47 @@ from typing import Any
 
 from symdebug.live import capture
 from symdebug.queries.suite import workload_result
-from symdebug.runs.suite_files import write_row
+from symdebug.runs.suite_files import SHIPPED_SCRIPTS, bounded, workload_named, write_row
 
 
 def _call(workload: Any, folder: Path) -> None:
-    """A callable is called; a path is run as a script (relative to the workload file)."""
+    """A callable is called; a path is run as a script (relative to the workload file).
+
+    ``sys.exit(0)`` (or ``sys.exit()``) ends either as a success, as it would end a script.
+    """
+    try:
+        _run(workload, folder)
+    except SystemExit as exit_:
+        if exit_.code not in (None, 0):
+            raise
+
+
+def _run(workload: Any, folder: Path) -> None:
     if callable(workload):
         workload()
         return
-    script = folder / os.fspath(workload)
+    shipped = json.loads(os.environ.get(SHIPPED_SCRIPTS, "{}"))  # on a Dask worker
+    script = folder / shipped.get(os.fspath(workload), os.fspath(workload))
     saved = sys.argv
     sys.argv = [str(script)]
     try:
         runpy.run_path(str(script), run_name="__main__")
-    except SystemExit as exit_:
-        if exit_.code not in (None, 0):
-            raise
     finally:
         sys.argv = saved
 
 
 def _error(error: BaseException) -> str:
-    """The error's last line, as Python prints it (``ValueError: bad size``)."""
-    return traceback.format_exception_only(error)[-1].strip()
+    """The error's last line, as Python prints it (``ValueError: bad size``), bounded."""
+    return bounded(traceback.format_exception_only(error)[-1].strip())
 
 
 def run_workload(file: Path, name: str, out: Path, report: str) -> None:
     """Run one workload under capture; write its report, then its row."""
-    workloads: dict[str, Any] = runpy.run_path(str(file), run_name="symdebug_suite")["WORKLOADS"]
+    workloads: dict[Any, Any] = runpy.run_path(str(file), run_name="symdebug_suite")["WORKLOADS"]
     error = None
     with capture() as session:
         try:
-            _call(workloads[name], file.parent)
+            _call(workload_named(workloads, name), file.parent)
         except (Exception, SystemExit) as raised:  # noqa: BLE001 - the row says what it was
             traceback.print_exc()
             error = _error(raised)

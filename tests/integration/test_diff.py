@@ -174,11 +174,16 @@ def test_same_run_twice_changes_nothing(runs: dict[str, Path]) -> None:
 def test_different_programs_match_nothing_and_say_so(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["diff", str(runs["before"]), str(runs["other"])]) == 0
+    # the other program's frame recompiles: a frame only in AFTER that compiles more than
+    # once is a regression (issue 46, point 4), matched or not
+    assert main(["diff", str(runs["before"]), str(runs["other"])]) == 1
     out = capsys.readouterr().out
     assert "nothing matched: the two runs share no compiled frame" in out
     diff = symdebug.diff(runs["before"], runs["other"])
-    assert {f.status for f in diff.frames} == {"added", "removed"} and not diff.regressed
+    assert {f.status for f in diff.frames} == {"added", "removed"} and diff.regressed
+    new = [f for f in diff.frames if f.regressions]
+    assert new and all(f.status == "added" and f.compiles_after > 1 for f in new)
+    assert new[0].regressions == [f"new frame, compiled {new[0].compiles_after} times"]
 
 
 def test_cli_exit_status_json_and_html(

@@ -7,6 +7,7 @@ by hand before each call, the compiles counted by torch's cache entries.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,34 @@ def test_hugging_face_gpt2_sequence_length_is_avoidable() -> None:
     length = row(hunt, "input_ids.shape[1]")
     assert length.verdict == "avoidable" and length.compiles >= 1
     assert hunt.rows[0] is length  # the most compiles saved comes first
+
+
+def raises_on_replay() -> None:
+    raise RuntimeError("the data is gone")
+
+
+def never_returns() -> None:
+    time.sleep(600)
+
+
+@pytest.mark.parametrize(
+    ("replayed", "failed", "options"),
+    [
+        (raises_on_replay, "raised RuntimeError: the data is gone", {}),
+        (never_returns, "did not finish within 30 s (stopped", {"timeout": 30}),
+    ],
+)
+def test_a_failed_unchanged_replay_is_said_and_its_constants_are_untested(
+    replayed: Callable[[], None], failed: str, options: dict[str, Any]
+) -> None:
+    """Issue 46, point 14: never "no input was a constant" when the replay could not run."""
+    with symdebug.capture() as session:
+        program("branch_forced").workload()
+    hunt = session.hunt(replayed, progress=False, **options)
+    assert hunt.failed.startswith(failed)
+    assert str(hunt).startswith(f"Hunt: the unchanged replay {failed}")
+    assert "no input was a constant" not in str(hunt)
+    untested = [r for r in hunt.rows if r.verdict == "untested"]
+    assert untested, hunt.rows
+    assert all(r.note.startswith(f"untested: the unchanged replay {failed}") for r in untested)
+    assert {r.verdict for r in hunt.rows} <= {"untested", "needed"}
