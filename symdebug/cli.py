@@ -23,6 +23,7 @@ from typing import Any
 
 from symdebug.api import Session
 from symdebug.cli_options import add_report_options
+from symdebug.cli_script_args import mark_script_command, script_arguments
 from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.loading import MultiRankSession, open_run
 from symdebug.queries.why import NotAnInputError, WhichDimError
@@ -132,9 +133,9 @@ def _file_label(label: str) -> str:
     return re.sub(r"^rank-", "rank", re.sub(r"\W+", "-", label).strip("-"))
 
 
-def add_hunt_command(commands: Any) -> None:
-    """``symdebug hunt script.py [ARGS] [-o hunt.html] [--max-replays N] [--timeout S]``."""
-    hunt = commands.add_parser(
+def add_hunt_command(commands: Any) -> argparse.ArgumentParser:
+    """``symdebug hunt [-o hunt.html] [--max-replays N] [--timeout S] script.py [ARGS]``."""
+    hunt: argparse.ArgumentParser = commands.add_parser(
         "hunt",
         help="for each input a compile held constant: was it needed? (replays the script)",
         description="Run the script once unchanged, then once per constant with the change "
@@ -148,6 +149,7 @@ def add_hunt_command(commands: Any) -> None:
     hunt.add_argument("--redact", action="store_true", help="leave out source lines and paths")
     hunt.add_argument("--max-replays", type=int, default=25, help="at most this many runs")
     hunt.add_argument("--timeout", type=float, default=600.0, help="seconds per run (600)")
+    return hunt
 
 
 def _ranked(path: str, label: str) -> str:
@@ -269,7 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("script", help="the script to run (each replay in a fresh process)")
     fix.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     add_fix_options(fix)
-    add_hunt_command(commands)
+    hunt = add_hunt_command(commands)
+    for scripted in (run, fix, hunt):
+        mark_script_command(scripted)
     add_diff_command(commands)
     add_suite_command(commands)
     demo = commands.add_parser("demo", help="run the bundled example under capture")
@@ -291,8 +295,11 @@ def _command(args: argparse.Namespace) -> Command:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(given)
     try:
+        if hasattr(args, "own_options"):
+            args.args = script_arguments(args, given)
         return int(_command(args)(args))
     except BrokenPipeError:  # `symdebug summary log | head`: the reader left, not an error
         _quiet_stdout()
