@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 from symdebug._torch.dynamo_cache import miss_settings
 from symdebug.live.program_view import ProgramView
 from symdebug.live.sweep_plot import sweep_figure
+from symdebug.model.names import input_names, user_name
 from symdebug.predict.arguments import OBJECT_PREFIX
 from symdebug.predict.predict import EAGER, Predictor
 from symdebug.predict.predict_range import column_of
@@ -47,13 +48,17 @@ class SweepResult:
 
     @property
     def table(self) -> Any:
-        """A pandas DataFrame when pandas is installed, else the list of rows."""
+        """A pandas DataFrame when pandas is installed, else the list of rows.
+
+        An entry column says ``recompile`` where no entry served (never a missing value).
+        """
+        rows = [_said(row) for row in self.rows]
         try:
             # lazy: pandas is optional; without it the table is the list of rows
             import pandas as pd  # noqa: PLC0415
         except ImportError:
-            return self.rows
-        return pd.DataFrame(self.rows)
+            return rows
+        return pd.DataFrame(rows)
 
     def plot_data(self) -> dict[str, list[Any]]:
         """Columns a viewer can draw: size on x, predicted and actual serving entry.
@@ -67,7 +72,13 @@ class SweepResult:
         return {key: [row.get(key) for row in self.rows] for key in keys}
 
     def plot(self) -> Any:
-        """A matplotlib figure: size vs serving entry, recompiles marked."""
+        """A matplotlib figure: size vs serving entry, recompiles marked.
+
+        Raises
+        ------
+        ImportError
+            Without matplotlib (``pip install 'symdebug[plot]'``); the sweep's rows stay.
+        """
         return sweep_figure(self.plot_data(), self.axis)
 
     def __repr__(self) -> str:
@@ -77,6 +88,20 @@ class SweepResult:
             f"<SweepResult: {len(self.rows)} points over {self.axis or 'the call'}; "
             f"{recompiled} recompiled; {wrong} predictions did not hold; .table, .plot()>"
         )
+
+
+#: The columns of a row that name a cache entry; None there means no entry served.
+ENTRY_COLUMNS = ("predicted", "predicted_at_call", "actual")
+
+
+def _said(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as a table shows it: ``recompile`` (or ``eager``) where no entry served."""
+    said = dict(row)
+    for column in ENTRY_COLUMNS:
+        if column in said and said[column] is None:
+            outcome = row.get("predicted_outcome") if column == "predicted" else "recompile"
+            said[column] = outcome if outcome in ("recompile", "eager") else "recompile"
+    return said
 
 
 def expand(args: Sequence[Any], kwargs: Mapping[str, Any], grid: bool) -> list[Point]:
@@ -92,6 +117,7 @@ def expand(args: Sequence[Any], kwargs: Mapping[str, Any], grid: bool) -> list[P
 
 
 def _axis(points: list[Point], predictor: Predictor) -> tuple[str, list[Any]]:
+    """The first value that changes between the points, named as the user's code names it."""
     values = [predictor.values(a, k) for a, k in points]
     for key in values[0]:
         column = [v.get(key) for v in values]
@@ -100,7 +126,7 @@ def _axis(points: list[Point], predictor: Predictor) -> tuple[str, list[Any]]:
             and ".stride()" not in key
             and len(set(map(str, column))) > 1
         ):
-            return key, column
+            return user_name(key, input_names(predictor.compiles)), column
     return "point", list(range(len(points)))
 
 

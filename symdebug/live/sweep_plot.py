@@ -31,8 +31,14 @@ def sweep_figure(data: dict[str, list[Any]], axis: str) -> Any:
     In IPython the kernel's backend stays (it is what shows figures in a notebook); the
     figure is closed in pyplot, so that a cell that returns it shows it once.
     """
-    # lazy: matplotlib is optional, and only a plot needs it
-    import matplotlib as mpl  # noqa: PLC0415
+    try:
+        # lazy: matplotlib is optional, and only a plot needs it
+        import matplotlib as mpl  # noqa: PLC0415
+    except ImportError:
+        raise ImportError(
+            "a sweep's plot needs matplotlib: pip install 'symdebug[plot]' (the sweep's "
+            "rows are kept: .table, .rows)"
+        ) from None
 
     if "IPython" not in sys.modules:
         mpl.use("Agg", force=False)
@@ -61,7 +67,8 @@ def sweep_figure(data: dict[str, list[Any]], axis: str) -> Any:
     axes.set_yticks(range(recompile_lane + 1), [*lanes, "recompile"])
     axes.set_xlabel(axis)
     axes.set_ylabel("cache entry")
-    axes.legend(loc="upper left", fontsize="small")
+    # outside the axes: a legend inside covers the points it explains
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", borderaxespad=0)
     figure.tight_layout()
     plt.close(figure)
     return figure

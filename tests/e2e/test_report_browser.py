@@ -315,7 +315,7 @@ def test_sizes_chart_has_axes_legend_and_tooltip(browser, report: Path) -> None:
     page = open_report(browser, report)
     page.click("[data-tab=sizes]")
     chart = page.locator("svg[data-chart=sweep]").last
-    expect(chart.locator("[data-axis=x]")).to_contain_text("L['x'].size()[0]")
+    expect(chart.locator("[data-axis=x]")).to_contain_text("x.shape[0]")  # the user's name
     expect(chart.locator("[data-axis=x] .tick")).not_to_have_count(0)
     expect(chart.locator("[data-axis=y]")).to_contain_text("cache entry that serves")
     expect(chart.locator("[data-axis=y]")).to_contain_text("recompile")
