@@ -327,7 +327,7 @@ def test_sizes_chart_has_axes_legend_and_tooltip(browser, report: Path) -> None:
     chart.locator("[data-point='2']").hover()
     expect(tooltip).to_be_visible()
     expect(tooltip).to_have_text(
-        re.compile(r"^L\['x'\]\.size\(\)\[0\] = 6: predicted .*; served by ")
+        re.compile(r"^x\.shape\[0\] = 6: predicted .*; served by ")
     )
     expect(chart.locator("[data-point='2'] title")).to_contain_text("= 6: predicted")
     page.screenshot(path=str(SHOTS / "sizes-tooltip.png"))
