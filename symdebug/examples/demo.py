@@ -9,6 +9,7 @@ sweep over sequence lengths fills its sizes chart.
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +65,20 @@ def shapes(batch: int, length: int, steps: int) -> tuple[Any, ...]:
 
 
 def capture_calls(compiled: Any) -> symdebug.LiveSession:
-    """Call the compiled model at each of ``CALLS`` under capture."""
+    """Call the compiled model at each of ``CALLS`` under capture, saying each as it runs.
+
+    A call that compiles takes seconds (Inductor builds its kernels): each is announced
+    before it runs and timed after, so the console never sits silent.
+    """
     with symdebug.capture() as session:
-        for call in CALLS:
+        for number, call in enumerate(CALLS, 1):
+            before = len(session.compiles)
+            print(f"call {number}/{len(CALLS)}: (batch, length, steps) = {call} ...", flush=True)
+            started = time.perf_counter()
             compiled(*inputs(*call))
+            made = counted(len(session.compiles) - before, "compile")
+            print(f"  {time.perf_counter() - started:.1f} s, {made}", flush=True)
+    print()
     return session
 
 
@@ -90,11 +101,24 @@ def predict_and_rerun(session: symdebug.LiveSession, compiled: Any) -> None:
         session.record_run(str(sizes), result)
 
 
+def counted(count: int, word: str) -> str:
+    """``1 compile``, ``8 compiles``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def where_compiles_came_from(counts: dict[str, int]) -> str:
+    """``the session now holds 8 compiles: 5 from the calls above, 1 from the reruns, ...``."""
+    parts = ", ".join(f"{n} from {stage}" for stage, n in counts.items())
+    total = counted(sum(counts.values()), "compile")
+    return f"\nthe session (and its report) now holds {total}: {parts}"
+
+
 def sweep_lengths(session: symdebug.LiveSession, compiled: Any) -> None:
     """Predict, then run, every sequence length of ``SWEEP_LENGTHS``: the report charts it."""
     calls = [shapes(2, length, 5) for length in SWEEP_LENGTHS]
     x, mask, steps = (list(column) for column in zip(*calls, strict=True))
-    print(session.sweep(compiled, x=x, mask=mask, steps=steps, progress=False))
+    print(f"sweep over {len(calls)} sequence lengths (each call re-run):", flush=True)
+    print(session.sweep(compiled, x=x, mask=mask, steps=steps, progress=True))
 
 
 def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.Session:
@@ -103,8 +127,12 @@ def run_demo(*, save: str | None = None, report: str | None = None) -> symdebug.
     compiled = torch.compile(TinyBlock(WIDTH), backend=backend())
     session = capture_calls(compiled)
     explain(session)
+    counts = {"the calls above": len(session.compiles)}
     predict_and_rerun(session, compiled)
+    counts["the reruns"] = len(session.compiles) - sum(counts.values())
     sweep_lengths(session, compiled)
+    counts["the sweep"] = len(session.compiles) - sum(counts.values())
+    print(where_compiles_came_from(counts))
     if save:
         session.save(save)
         print(f"session saved to {save}")

@@ -326,9 +326,7 @@ def test_sizes_chart_has_axes_legend_and_tooltip(browser, report: Path) -> None:
     expect(tooltip).to_be_hidden()
     chart.locator("[data-point='2']").hover()
     expect(tooltip).to_be_visible()
-    expect(tooltip).to_have_text(
-        re.compile(r"^x\.shape\[0\] = 6: predicted .*; served by ")
-    )
+    expect(tooltip).to_have_text(re.compile(r"^x\.shape\[0\] = 6: predicted .*; served by "))
     expect(chart.locator("[data-point='2'] title")).to_contain_text("= 6: predicted")
     page.screenshot(path=str(SHOTS / "sizes-tooltip.png"))
     assert page.errors == []
@@ -338,7 +336,14 @@ def test_demo_report_fills_every_tab(browser, tmp_path: Path) -> None:  # type: 
     path = tmp_path / "demo.html"
     # What `make demo` runs, in a process of its own.
     command = [sys.executable, "-m", "symdebug", "demo", "--report", str(path)]
-    subprocess.run(command, check=True, capture_output=True, timeout=600)
+    shown = subprocess.run(command, check=True, capture_output=True, text=True, timeout=600)
+    # progress per call while it compiles, and where the report's compiles came from
+    assert "call 1/5: (batch, length, steps) = (1, 6, 2) ..." in shown.stdout
+    made = re.search(r"now holds (\d+) compiles: (\d+) from the calls above, (\d+) from the "
+                     r"reruns, (\d+) from the sweep", shown.stdout)  # fmt: skip
+    assert made is not None, shown.stdout[-2000:]
+    total, *parts = (int(n) for n in made.groups())
+    assert total == sum(parts) and parts[0] >= 4
     page = open_report(browser, path)
     expect(page.locator(".recompile").first).to_be_visible()
     for tab, filled in (
@@ -354,7 +359,7 @@ def test_demo_report_fills_every_tab(browser, tmp_path: Path) -> None:  # type: 
     expect(page.locator("[data-pane=kernels]")).not_to_contain_text("no generated kernels")
     expect(page.locator("[data-pane=kernels]")).to_contain_text("ks0 = ")  # a size argument
     page.click("[data-tab=sizes]")
-    expect(page.locator("[data-pane=sizes]")).to_contain_text("sizes of L['x'].size()[1]")
+    expect(page.locator("[data-pane=sizes]")).to_contain_text("sizes of x.shape[1]")
     expect(page.locator("[data-pane=sizes]")).to_contain_text("3 re-runs")
     assert page.errors == []
 
