@@ -26,6 +26,7 @@ from symdebug.cli_options import add_report_options
 from symdebug.cli_script_args import mark_script_command, script_arguments
 from symdebug.dask_client import DASK_CONNECT_SECONDS
 from symdebug.loading import MultiRankSession, open_run
+from symdebug.model.values import REPLAY_TIMEOUT_S
 from symdebug.queries.why import NotAnInputError, WhichDimError
 
 #: Where ``symdebug run`` writes: a run never overwrites a log's report (``symdebug report``'s).
@@ -42,6 +43,13 @@ COMMAND_MODULES = {
     "suite": "symdebug.cli_runs",
 }
 Command = Callable[[argparse.Namespace], int]
+#: What ``symdebug --help`` says first: for the user, not this module's docstring.
+DESCRIPTION = (
+    "Why torch.compile specialized a shape, and what to do about it. Read a TORCH_TRACE log "
+    "(summary, why, report), run a script under capture (run), verify fixes and hunt "
+    "avoidable constants by replaying it (fix, hunt), compare runs (diff) or sweep a suite "
+    "of workloads (suite). 'symdebug COMMAND --help' says more of each."
+)
 
 
 def _loaded(args: argparse.Namespace) -> Session | MultiRankSession:
@@ -148,7 +156,7 @@ def add_hunt_command(commands: Any) -> argparse.ArgumentParser:
     hunt.add_argument("-o", "--output", default=None, help="also write a report with the hunt")
     hunt.add_argument("--redact", action="store_true", help="leave out source lines and paths")
     hunt.add_argument("--max-replays", type=int, default=25, help="at most this many runs")
-    hunt.add_argument("--timeout", type=float, default=600.0, help="seconds per run (600)")
+    add_timeout_option(hunt)
     return hunt
 
 
@@ -164,9 +172,15 @@ def add_fix_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-replays", type=int, default=12, help="at most this many runs of the script"
     )
+    add_timeout_option(parser)
+
+
+def add_timeout_option(parser: argparse.ArgumentParser) -> None:
+    """``--timeout``: one default for every run of a script (``REPLAY_TIMEOUT_S``)."""
+    said = f"{REPLAY_TIMEOUT_S:g}"
     parser.add_argument(
-        "--timeout", type=float, default=1800.0, metavar="SECONDS",
-        help="seconds one run of the script may take; past it, it is stopped (1800)",
+        "--timeout", type=float, default=REPLAY_TIMEOUT_S, metavar="SECONDS",
+        help=f"seconds one run of the script may take; past it, it is stopped ({said})",
     )  # fmt: skip
 
 
@@ -242,7 +256,7 @@ def add_suite_command(commands: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (shared with the notebook magics)."""
-    parser = argparse.ArgumentParser(prog="symdebug", description=__doc__)
+    parser = argparse.ArgumentParser(prog="symdebug", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     summary = commands.add_parser("summary", help="per-frame summary of a TORCH_TRACE log")
     summary.add_argument("trace", help="a TORCH_TRACE log file or directory")

@@ -16,6 +16,7 @@ from symdebug.api import Session
 from symdebug.examples.demo import run_demo
 from symdebug.live import capture
 from symdebug.live.as_python import ScriptRun, run_as_python
+from symdebug.live.fix_plan_text import IN_A_SCRIPT, plan_text
 from symdebug.live.script_process import SameInput
 from symdebug.scripts import script_hunt, script_plan
 
@@ -77,7 +78,7 @@ def fix_script(args: argparse.Namespace, same_input: SameInput | None = None) ->
         timeout=args.timeout,
         same_input=same_input or SameInput(),
     )
-    print(plan)
+    print(plan_text(plan, IN_A_SCRIPT))  # no plan object on the command line
     if plan.verified:
         print("\nto apply it (settings before the first compile, marks before each call):")
         print(plan.code())

@@ -22,6 +22,7 @@ from symdebug.live.script_process import SameInput, run_child
 from symdebug.live.trials import Candidate
 from symdebug.loading import load_trace
 from symdebug.model.types import Facts
+from symdebug.model.values import REPLAY_TIMEOUT_S
 from symdebug.queries.hunt import Hunt
 
 #: Environment of every child: the compile caches off (a cache hit replays guards without
@@ -31,7 +32,7 @@ CHILD_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
 #: strings would otherwise differ between two unchanged runs).
 _SAME_EACH_RUN = {"PYTHONHASHSEED": "0"}
 CHILD = "symdebug.live.script"
-TIMEOUT_S = 1800
+TIMEOUT_S = REPLAY_TIMEOUT_S
 
 
 def _facts(trace_dir: Path) -> Facts:

@@ -65,11 +65,16 @@ def plan_code(plan: PlanRecord) -> str:
     return "\n".join(["import torch", *body])
 
 
-def plan_text(plan: PlanRecord) -> str:
-    """The whole plan, as ``str(plan)`` prints it."""
+#: How a plan's changes are made: in Python (``str(plan)``), and from the command line.
+IN_PYTHON = "plan.applied() makes them for a block"
+IN_A_SCRIPT = "written out below, to paste into the script"
+
+
+def plan_text(plan: PlanRecord, applied: str = IN_PYTHON) -> str:
+    """The whole plan, as ``str(plan)`` prints it (``applied``: how its changes are made)."""
     lines = [f"Fix plan: {_verdict(plan)}"]
     if plan.changes:
-        lines += ["changes (in this order; plan.applied() makes them for a block):"]
+        lines += [f"changes (in this order; {applied}):"]
         lines += [
             f"  {line}"
             for text in map(change_text, plan.changes)

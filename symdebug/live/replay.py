@@ -27,6 +27,7 @@ from symdebug.live.isolated import Outcome, can_fork, run_isolated
 from symdebug.live.outputs import comparable_outputs
 from symdebug.live.recorder import Recorder
 from symdebug.model.types import Compile, Facts
+from symdebug.model.values import REPLAY_TIMEOUT_S
 
 #: A workload: a no-argument callable that makes the user's calls (and may return outputs).
 Workload = Callable[[], Any]
@@ -159,7 +160,7 @@ def replay(workload: Workload, changes: tuple[Change, ...] = ()) -> Replay:
 
 
 #: A replay's default deadline: a workload past it is stopped and said to be.
-TIMEOUT_S = 600.0
+TIMEOUT_S = REPLAY_TIMEOUT_S
 STDIN_NOTE = "the workload reads standard input, which a replay does not give it"
 
 

@@ -180,7 +180,7 @@ class LiveSession(Session):
         *,
         max_replays: int = 25,
         progress: bool = True,
-        timeout: float = 600.0,
+        timeout: float = TIMEOUT_S,
     ) -> Hunt:
         """Hunt overspecialization: for each input a compile held constant, say if it was needed.
 

@@ -215,3 +215,9 @@ def _id_parts(text: str) -> tuple[int, int, int, int]:
         return (-1, -1, int(export["number"]) if export else -1, 0)
     autograd = int(match["ca"]) if match["ca"] else -1
     return (autograd, int(match["frame"]), int(match["number"]), int(match["gen"] or 0))
+
+
+#: Seconds one replay may run by default, everywhere: a script run by ``symdebug run``,
+#: ``fix`` or ``hunt``, and a workload replayed by ``fix_plan`` or ``hunt`` (``--timeout``,
+#: ``timeout=``).  Past it the replay is stopped, and its row or plan says so.
+REPLAY_TIMEOUT_S = 1800.0

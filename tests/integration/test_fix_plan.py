@@ -198,6 +198,8 @@ def test_cli_fix_prints_the_verified_plan(capsys: pytest.CaptureFixture[str]) ->
     assert "verified by replay" in out
     assert "scale (static_batch.py:6)       2      1" in out
     assert "torch._dynamo.maybe_mark_dynamic(x, 0)" in out.split("Fix plan")[1]
+    # the command line holds no plan object (issue 46, point 19)
+    assert "plan.applied()" not in out and "written out below" in out
 
 
 def test_cli_run_with_fix_reports_then_plans(
