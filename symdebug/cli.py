@@ -247,11 +247,13 @@ def add_suite_command(commands: Any) -> None:
         "--timeout", type=float, default=900.0, help="seconds one workload may run (900)"
     )
     suite.add_argument(
-        "--backend", default="inductor", help="--hf: the torch.compile backend (inductor)"
-    )
+        "--backend", default=None,
+        help="--hf: the torch.compile backend (inductor; with --grid small, aot_eager: quick)",
+    )  # fmt: skip
     suite.add_argument(
-        "--grid", choices=("full", "small"), default="full", help="--hf: the sizes swept"
-    )
+        "--grid", choices=("full", "small"), default="full",
+        help="--hf: the sizes swept (small: fewer sizes, for a quick look)",
+    )  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -59,8 +59,19 @@ def _suite_file(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
         raise ValueError("give a workload FILE or --hf (the built-in Hugging Face suite)")
     if not args.hf:
         return args.file, {}
-    env = {"SYMDEBUG_SUITE_BACKEND": args.backend, "SYMDEBUG_SUITE_GRID": args.grid}
+    backend = args.backend or QUICK_BACKEND.get(args.grid, "inductor")
+    if args.backend is None and args.grid in QUICK_BACKEND:
+        print(
+            f"--grid {args.grid}: compiling with {backend} for a quick look (Inductor takes "
+            "minutes per model; --backend inductor to measure it)",
+            file=sys.stderr,
+        )
+    env = {"SYMDEBUG_SUITE_BACKEND": backend, "SYMDEBUG_SUITE_GRID": args.grid}
     return HF_SUITE_FILE, env
+
+
+#: The backend a grid meant for a quick look compiles with, unless --backend says otherwise.
+QUICK_BACKEND = {"small": "aot_eager"}
 
 
 #: Each command's handler, by the command's name.
