@@ -95,6 +95,7 @@ def hunt_script(args: argparse.Namespace) -> int:
     )
     print(found)
     if args.output:
+        facts.source = args.script  # the unchanged run's log was a temporary file, now gone
         print(f"wrote {Session(facts).to_html(args.output, redact=args.redact)}")
     return 0
 

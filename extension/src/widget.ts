@@ -63,8 +63,14 @@ export default {
       frame,
       args,
       h("button", { "data-action": "predict", onclick: () => ask("predict") }, "Predict"),
-      h("button", { "data-action": "run", onclick: () => ask("run") }, "Run"),
     );
+    // Only where a run can work: a live session and the compiled function (or the notebook's
+    // names to find it in); hidden otherwise, as Verify is.
+    const run = h("button", { "data-action": "run", onclick: () => ask("run") }, "Run");
+    const showRun = () => {
+      run.hidden = !model.get("can_run");
+    };
+    controls.append(run);
     // Only when the kernel holds a workload to replay (symdebug.explorer(s, workload=...)).
     const verify = h("button", { "data-action": "verify", onclick: () => ask("verify") }, "Verify fixes");
     const hunt = h("button", { "data-action": "hunt", onclick: () => ask("hunt") }, "Hunt");
@@ -118,6 +124,7 @@ export default {
     model.on("msg:custom", patched);
     model.on("change:results", showResults);
     model.on("change:can_verify", showVerify);
+    model.on("change:can_run", showRun);
     model.on("change:error", () => {
       error.textContent = String(model.get("error") ?? "");
     });
@@ -125,5 +132,6 @@ export default {
     whole();
     showResults();
     showVerify();
+    showRun();
   },
 };

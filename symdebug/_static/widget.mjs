@@ -96,37 +96,37 @@ function h(e) {
 	return () => (t ??= { value: e() }, t.value);
 }
 function g(e, t, n) {
-	let r = e.session[t], i = e.tables.includes(t) ? ie(r) : (r ?? []).map((e) => ({ ...e }));
+	let r = e.session[t], i = e.tables.includes(t) ? ne(r) : (r ?? []).map((e) => ({ ...e }));
 	if (d.includes(t)) for (let t of i) _(t, e);
-	for (let n of f[t] ?? []) for (let t of i) t[n] = v(t[n], e.text_lists);
-	for (let e of u[t] ?? []) for (let t of i) t[e] = te(t[e], n());
+	for (let n of f[t] ?? []) for (let t of i) t[n] = y(t[n], e.text_lists);
+	for (let e of u[t] ?? []) for (let t of i) t[e] = v(t[e], n());
 	return i;
 }
 function _(e, t) {
 	typeof e.fix == "number" && (e.fix = t.fixes[e.fix]), e.fixes = e.fixes.map((e) => t.fix_objects[e]);
 }
-function te(e, t) {
+function v(e, t) {
 	return e.map((e) => t[e]);
 }
-function v(e, t) {
+function y(e, t) {
 	let n = [];
 	for (let r = e; r !== -1; r = t.cells[r][1]) n.push(t.texts[t.cells[r][0]]);
 	return n;
 }
-function y(e) {
+function te(e) {
 	return e.verified === null ? "not tried" : e.verified ? "verified" : "failed";
 }
-function ne(e) {
+function b(e) {
 	let t = e.replace(/\n$/, "").split("\n"), n = !t.some((e) => e.startsWith("@@"));
 	return t.map((e) => (e.startsWith("@@") && (n = !0), {
-		kind: re(e, n),
+		kind: x(e, n),
 		text: e
 	}));
 }
-function re(e, t) {
+function x(e, t) {
 	return e.startsWith("@@") ? "hunk" : t ? e.startsWith("+") ? "add" : e.startsWith("-") ? "del" : "context" : "file";
 }
-function ie(e) {
+function ne(e) {
 	let { columns: t, rows: n } = e;
 	return n.map((e) => {
 		let n = {};
@@ -134,13 +134,13 @@ function ie(e) {
 		return n;
 	});
 }
-function ae(e, t) {
+function re(e, t) {
 	let n = (t.text ?? "").toLowerCase();
-	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || se(e).includes(n)));
+	return e.filter((e) => (!t.cause || e.cause === t.cause) && (!t.status || e.status === t.status) && (!t.compile || e.compile_id === t.compile) && (!t.phase || e.phase === t.phase) && (!n || ae(e).includes(n)));
 }
-var oe = /* @__PURE__ */ new WeakMap();
-function se(e) {
-	let t = oe.get(e);
+var ie = /* @__PURE__ */ new WeakMap();
+function ae(e) {
+	let t = ie.get(e);
 	if (t !== void 0) return t;
 	let n = e.user_stack[e.user_stack.length - 1], r = n ? `${n.filename}:${n.lineno} ${n.line}` : "", i = [
 		e.expr,
@@ -149,12 +149,12 @@ function se(e) {
 		e.sources.join(" "),
 		r
 	].join(" ").toLowerCase();
-	return oe.set(e, i), i;
+	return ie.set(e, i), i;
 }
-function ce(e, t, n = !1) {
-	let r = x(e, (e) => e[t]), i = /* @__PURE__ */ new Map();
+function oe(e, t, n = !1) {
+	let r = C(e, (e) => e[t]), i = /* @__PURE__ */ new Map();
 	for (let e = 0; e < r.length; e++) {
-		let t = e > 0 && b(r[e - 1], r[e]) === 0;
+		let t = e > 0 && S(r[e - 1], r[e]) === 0;
 		i.set(r[e], t ? i.get(r[e - 1]) ?? e : e);
 	}
 	let a = n ? -1 : 1;
@@ -163,14 +163,14 @@ function ce(e, t, n = !1) {
 		r: i.get(e[t]) ?? 0
 	})).sort((e, t) => a * (e.r - t.r)).map(({ g: e }) => e);
 }
-var le = new Intl.Collator(void 0, { numeric: !0 });
-function b(e, t) {
-	return le.compare(e, t);
+var se = new Intl.Collator(void 0, { numeric: !0 });
+function S(e, t) {
+	return se.compare(e, t);
 }
-function x(e, t) {
-	return [...new Set(e.map(t))].sort((e, t) => b(e, t));
+function C(e, t) {
+	return [...new Set(e.map(t))].sort((e, t) => S(e, t));
 }
-function ue(e) {
+function ce(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.compiles) {
 		let e = n.callee?.filename ? n.callee : null, r = t.get(n.frame_id) ?? {
@@ -184,24 +184,24 @@ function ue(e) {
 	}
 	return [...t.values()];
 }
-var de = /* @__PURE__ */ new WeakMap();
-function fe(e) {
-	let t = de.get(e.explanations) ?? x(e.explanations, (e) => e.source);
-	return de.set(e.explanations, t), t;
+var le = /* @__PURE__ */ new WeakMap();
+function ue(e) {
+	let t = le.get(e.explanations) ?? C(e.explanations, (e) => e.source);
+	return le.set(e.explanations, t), t;
 }
-function pe(e, t) {
-	return O(e.explanations, "source", [t]);
+function de(e, t) {
+	return A(e.explanations, "source", [t]);
 }
-function me(e, t) {
-	return pe(e, t).at(-1);
+function fe(e, t) {
+	return de(e, t).at(-1);
 }
-function S(e, t) {
-	let n = O(e.compiles, "compile_id", [t])[0];
+function w(e, t) {
+	let n = A(e.compiles, "compile_id", [t])[0];
 	if (!n) return `compile ${t}`;
 	let r = n.generation ? `@${n.generation}` : "", i = n.filename ? `, ${n.filename}:${n.lineno}` : "";
 	return `${n.callee?.qualname || n.name} (frame ${n.frame_id}${r}${i})`;
 }
-function he(e) {
+function pe(e) {
 	let t = /* @__PURE__ */ new Map(), n = /* @__PURE__ */ new Map();
 	for (let r of e.compiles) {
 		let e = t.get(r.name) ?? [];
@@ -212,85 +212,85 @@ function he(e) {
 		label: t
 	}] : [...r].sort((e, t) => t - e).map((t) => ({
 		value: String(t),
-		label: S(e, n.get(t) ?? "")
+		label: w(e, n.get(t) ?? "")
 	})));
 }
-function ge(e) {
+function me(e) {
 	let [t, ...n] = decodeURIComponent(e.replace(/^#/, "")).split("=");
 	return n.length ? {
 		pane: t,
 		id: n.join("=")
 	} : { pane: t || "overview" };
 }
-function C(e) {
+function T(e) {
 	return `#${e.id === void 0 ? e.pane : `${e.pane}=${encodeURIComponent(e.id)}`}`;
 }
-function _e(e, t, n, r, i = 10) {
+function he(e, t, n, r, i = 10) {
 	return [Math.max(0, Math.floor(e / n) - i), Math.min(r, Math.ceil((e + t) / n) + i)];
 }
-function ve(e, t) {
+function ge(e, t) {
 	return t && t !== e ? `${t} (${e})` : e;
 }
-function w(e) {
-	return e.sources.map((t, n) => ve(t, e.user_names?.[n])).join(", ");
+function E(e) {
+	return e.sources.map((t, n) => ge(t, e.user_names?.[n])).join(", ");
 }
-function ye(e) {
+function _e(e) {
 	return e.user_expr && e.user_expr !== e.expr ? `${e.user_expr}  (torch: ${e.expr})` : e.expr;
 }
-var be = /* @__PURE__ */ new WeakMap();
-function T(e, t, n) {
-	let r = be.get(e);
-	return r || (r = new Map(e.map((e) => [t(e), e])), be.set(e, r)), r.get(n);
+var ve = /* @__PURE__ */ new WeakMap();
+function D(e, t, n) {
+	let r = ve.get(e);
+	return r || (r = new Map(e.map((e) => [t(e), e])), ve.set(e, r)), r.get(n);
 }
-function E(e, t) {
-	return t === null ? void 0 : T(e.guards, (e) => e.id, t);
+function O(e, t) {
+	return t === null ? void 0 : D(e.guards, (e) => e.id, t);
 }
-function xe(e, t, n) {
-	return T(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
+function ye(e, t, n) {
+	return D(e.symbols, (e) => `${e.compile_id}|${e.name}`, `${t}|${n}`);
 }
-function Se(e, t) {
-	return t === null ? void 0 : T(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
+function be(e, t) {
+	return t === null ? void 0 : D(e.specializations, (e) => `${e.compile_id}|${e.source}`, t);
 }
-function D(e, t) {
+function k(e, t) {
 	return t.symbols.map((n) => {
-		let r = xe(e, t.compile_id, n);
-		return r?.sources.length ? `${n} = ${w(r)}` : n;
+		let r = ye(e, t.compile_id, n);
+		return r?.sources.length ? `${n} = ${E(r)}` : n;
 	});
 }
+function xe(e, t) {
+	return A(e.recompiles, "compile_id", t);
+}
+function Se(e, t) {
+	return A(e.recompiles, "compile_id", [t])[0];
+}
 function Ce(e, t) {
-	return O(e.recompiles, "compile_id", t);
+	return A(e.graph_breaks ?? [], "compile_id", t);
 }
-function we(e, t) {
-	return O(e.recompiles, "compile_id", [t])[0];
-}
-function Te(e, t) {
-	return O(e.graph_breaks ?? [], "compile_id", t);
-}
-var Ee = /* @__PURE__ */ new WeakMap();
-function O(e, t, n) {
-	let r = Ee.get(e) ?? /* @__PURE__ */ new Map();
-	Ee.set(e, r);
-	let i = r.get(t) ?? De(e, t);
+var we = /* @__PURE__ */ new WeakMap();
+function A(e, t, n) {
+	let r = we.get(e) ?? /* @__PURE__ */ new Map();
+	we.set(e, r);
+	let i = r.get(t) ?? Te(e, t);
 	return r.set(t, i), [...n].flatMap((e) => i.get(e) ?? []).sort((e, t) => e - t).map((t) => e[t]);
 }
-function De(e, t) {
+function Te(e, t) {
 	let n = /* @__PURE__ */ new Map();
 	return e.forEach((e, r) => {
 		let i = n.get(e[t]);
 		i ? i.push(r) : n.set(e[t], [r]);
 	}), n;
 }
-function Oe(e) {
-	return x([...e.compiles, ...e.guards], (e) => e.compile_id);
+function Ee(e) {
+	return C([...e.compiles, ...e.guards], (e) => e.compile_id);
 }
-function ke(e, t) {
+function De(e, t) {
 	return e.symbols.filter((e) => e.compile_id === t && !e.expected);
 }
-function Ae(e) {
+function Oe(e) {
 	let t = e.state === "dynamic" || e.state === "unbacked" ? e.name : String(e.hint ?? e.name);
-	return `${w(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
+	return `${E(e)} = ${t}  ${e.state}${e.cause ? ` (${e.cause})` : ""}`;
 }
-function je(e) {
+function ke(e) {
 	let t = /* @__PURE__ */ new Map();
 	for (let n of e.explanations) {
 		let e = t.get(n.source) ?? /* @__PURE__ */ new Set();
@@ -298,44 +298,44 @@ function je(e) {
 		t.set(n.source, e);
 	}
 	let n;
-	for (let r of fe(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
+	for (let r of ue(e)) (n === void 0 || (t.get(r)?.size ?? 0) > (t.get(n)?.size ?? 0)) && (n = r);
 	return n;
 }
 // src/sorting.ts
-function Me(e, t) {
-	return typeof e == "number" && typeof t == "number" ? e - t : b(String(e), String(t));
+function Ae(e, t) {
+	return typeof e == "number" && typeof t == "number" ? e - t : S(String(e), String(t));
 }
-function k(e, t, n) {
+function j(e, t, n) {
 	let r = e.map((e, t) => ({
 		item: e,
 		index: t
 	})), i = t.column;
 	if (i === null) return r;
 	let a = t.descending ? -1 : 1;
-	return r.sort((e, t) => a * Me(n(e.item, i), n(t.item, i)) || e.index - t.index);
+	return r.sort((e, t) => a * Ae(n(e.item, i), n(t.item, i)) || e.index - t.index);
 }
-function A(e, t) {
+function M(e, t) {
 	return {
 		column: t,
 		descending: e.column === t && !e.descending
 	};
 }
-function j(e, t) {
+function N(e, t) {
 	return e.column === t ? e.descending ? " ▼" : " ▲" : "";
 }
 // src/words.ts
-function M(e, t) {
+function P(e, t) {
 	return `${e} ${t}${e === 1 ? "" : "s"}`;
 }
-function Ne(e) {
+function je(e) {
 	return [
-		M(e.compiles.length, "compile"),
-		M(e.recompiles.length, "recompile"),
-		M(e.guards.length, "guard")
+		P(e.compiles.length, "compile"),
+		P(e.recompiles.length, "recompile"),
+		P(e.guards.length, "guard")
 	].join(", ");
 }
 // src/diffmodel.ts
-var Pe = [
+var Me = [
 	"title",
 	"filename",
 	"status",
@@ -344,24 +344,24 @@ var Pe = [
 	"change",
 	"regressed"
 ];
-function Fe(e) {
+function Ne(e) {
 	return e.regressions.length > 0;
 }
-function Ie(e) {
+function Pe(e) {
 	let t = e.compiles_after - e.compiles_before;
 	return t > 0 ? `+${t}` : String(t);
 }
-function Le(e, t) {
+function Fe(e, t) {
 	switch (t) {
 		case "change": return e.compiles_after - e.compiles_before;
-		case "regressed": return +!!Fe(e);
+		case "regressed": return +!!Ne(e);
 		default: return e[t];
 	}
 }
-function Re(e, t) {
-	return k(e, t, Le);
+function Ie(e, t) {
+	return j(e, t, Fe);
 }
-var ze = [
+var Le = [
 	[
 		"recompiles_added",
 		"recompile",
@@ -405,8 +405,8 @@ var ze = [
 		"graph breaks removed"
 	]
 ];
-function Be(e) {
-	return ze.map(([t, n, r, i]) => ({
+function Re(e) {
+	return Le.map(([t, n, r, i]) => ({
 		list: t,
 		kind: n,
 		change: r,
@@ -414,27 +414,27 @@ function Be(e) {
 		items: e[t] ?? []
 	})).filter((e) => e.items.length > 0);
 }
-function Ve(e) {
+function ze(e) {
 	return e.user_name && e.source && e.user_name !== e.source ? `${e.user_name} (${e.source})` : e.user_name || e.source;
 }
-function He(e) {
+function Be(e) {
 	return [
-		M(e.compiles, "compile"),
-		M(e.recompiles, "recompile"),
-		M(e.graph_breaks, "graph break")
+		P(e.compiles, "compile"),
+		P(e.recompiles, "recompile"),
+		P(e.graph_breaks, "graph break")
 	].join(", ");
 }
-function Ue(e) {
+function Ve(e) {
 	return Object.entries(e.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 }
-function We(e) {
+function He(e) {
 	return e.rank === null ? "the two runs" : `rank ${e.rank}`;
 }
-function Ge(e) {
+function Ue(e) {
 	return e.rank === null ? "pair" : String(e.rank);
 }
 // src/pane.ts
-function N(t, n, r = `${t.filename}:${t.lineno}`) {
+function F(t, n, r = `${t.filename}:${t.lineno}`) {
 	let i = n.openFrame;
 	return i ? e("button", {
 		class: "frame-link",
@@ -445,7 +445,7 @@ function N(t, n, r = `${t.filename}:${t.lineno}`) {
 		}
 	}, r) : e("code", {}, r);
 }
-function P(t) {
+function I(t) {
 	return !t.user_expr || t.user_expr === t.expr ? [t.expr] : [
 		e("span", { class: "user-expr" }, t.user_expr),
 		" ",
@@ -453,31 +453,31 @@ function P(t) {
 	];
 }
 // src/diff.ts
-var Ke = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
-function qe(e, n, r) {
-	e.setAttribute("data-view", "diff"), t(e, [Ye(n), Xe(n.notes, "diff")]), n.runs.forEach((t, n) => {
-		e.appendChild(Ze(t, n, r));
+var We = "\n.sd .verdict { font-weight: 600; padding: 1px 8px; }\n.sd .badge.regressed { background: #ffebe9; color: #a40e26; } .sd .badge.ok { background: #dafbe1; color: #116329; }\n.sd .sides { display: flex; gap: 12px; flex-wrap: wrap; margin: 6px 0; }\n.sd .side { flex: 1 1 280px; min-width: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; }\n.sd .side h4 { margin: 0 0 4px; }\n.sd .run { margin: 12px 0 20px; }\n.sd .run h2 { font-size: 15px; margin: 8px 0; }\n.sd .frames-scroll { overflow-x: auto; }\n.sd .frame-detail { margin-top: 10px; padding-top: 6px; border-top: 1px solid #d0d7de; }\n.sd .frame-detail h3 { margin: 4px 0; }\n.sd tr.row.regressed td { background: #fff1f0; }\n.sd tr.row.regressed:hover td, .sd tr.row.regressed.on td { background: #ffd8d3; }\n.sd td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd .status { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .status.added { background: #dafbe1; } .sd .status.removed { background: #ffebe9; }\n.sd .item { margin: 6px 0 12px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .item[data-change=added] { border-left-color: #cf222e; } .sd .item[data-change=removed] { border-left-color: #1a7f37; }\n.sd .item[data-change=changed] { border-left-color: #9a6700; }\n.sd .item pre { margin: 4px 0; white-space: pre-wrap; }\n.sd .notes { color: #656d76; }\n";
+function Ge(e, n, r) {
+	e.setAttribute("data-view", "diff"), t(e, [qe(n), Je(n.notes, "diff")]), n.runs.forEach((t, n) => {
+		e.appendChild(Ye(t, n, r));
 	});
 }
-function Je(t) {
+function Ke(t) {
 	return e("span", {
 		class: `badge verdict ${t ? "regressed" : "ok"}`,
 		"data-regressed": String(t)
 	}, t ? "REGRESSED" : "no regression");
 }
-function Ye(t) {
-	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Je(t.regressed));
+function qe(t) {
+	return e("header", { "data-diff-header": "" }, e("h1", {}, "symdebug diff"), e("span", {}, e("code", { "data-label": "before" }, t.before), " → ", e("code", { "data-label": "after" }, t.after)), Ke(t.regressed));
 }
-function Xe(t, n) {
+function Je(t, n) {
 	return t.length ? e("ul", {
 		class: "notes",
 		"data-notes": n
 	}, ...t.map((t) => e("li", {}, t))) : null;
 }
-function Ze(n, r, i) {
+function Ye(n, r, i) {
 	let a = e("section", {
 		class: "run",
-		"data-run": Ge(n),
+		"data-run": Ue(n),
 		"data-regressed": String(n.regressed)
 	}), o = {
 		sort: {
@@ -486,7 +486,7 @@ function Ze(n, r, i) {
 		},
 		selected: null
 	}, s = () => {
-		a.replaceChildren(), t(a, Qe(n, r, o, c, i));
+		a.replaceChildren(), t(a, Xe(n, r, o, c, i));
 	}, c = (e) => {
 		o = {
 			...o,
@@ -495,27 +495,27 @@ function Ze(n, r, i) {
 	};
 	return s(), a;
 }
-function Qe(t, n, r, i, a) {
-	let o = t.frames.length ? [tt(t.frames, r, i), rt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
+function Xe(t, n, r, i, a) {
+	let o = t.frames.length ? [$e(t.frames, r, i), tt(t.frames, r.selected, a)] : [e("p", { class: "muted" }, "no frame compiled on either side")];
 	return [
-		e("h2", {}, We(t), " ", Je(t.regressed)),
-		e("div", { class: "sides" }, $e(t.before, "before"), $e(t.after, "after")),
+		e("h2", {}, He(t), " ", Ke(t.regressed)),
+		e("div", { class: "sides" }, Ze(t.before, "before"), Ze(t.after, "after")),
 		e("p", { class: "muted" }, `${t.matched} of ${t.frames.length} frames on both sides`),
-		Xe(t.notes, `run ${n}`),
+		Je(t.notes, `run ${n}`),
 		...o
 	];
 }
-function $e(t, n) {
-	let r = Ue(t);
+function Ze(t, n) {
+	let r = Ve(t);
 	return e("div", {
 		class: "side",
 		"data-side": n
-	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, He(t)), r ? e("div", {
+	}, e("h4", {}, `${n}: `, e("code", {}, t.label), e("span", { class: "muted" }, ` (${t.kind})`)), e("div", { "data-totals": "" }, Be(t)), r ? e("div", {
 		class: "problems",
 		"data-problems": ""
 	}, `problems: ${r}`) : null, t.problem_examples.length ? e("details", {}, e("summary", {}, t.problem_examples.length === 1 ? "1 example" : `${t.problem_examples.length} examples`), ...t.problem_examples.map((t) => e("pre", {}, t))) : null);
 }
-var et = {
+var Qe = {
 	title: "frame",
 	filename: "file",
 	status: "status",
@@ -524,15 +524,15 @@ var et = {
 	change: "change",
 	regressed: "regressed"
 };
-function tt(t, n, r) {
-	let i = (e) => r({ sort: A(n.sort, e) }), a = e("tr", {}, ...Pe.map((t) => e("th", {
+function $e(t, n, r) {
+	let i = (e) => r({ sort: M(n.sort, e) }), a = e("tr", {}, ...Me.map((t) => e("th", {
 		"data-col": t,
 		onclick: () => i(t)
-	}, et[t] + j(n.sort, t)))), o = Re(t, n.sort).map(({ item: e, index: t }) => nt(e, t, n.selected === t, () => r({ selected: t })));
+	}, Qe[t] + N(n.sort, t)))), o = Ie(t, n.sort).map(({ item: e, index: t }) => et(e, t, n.selected === t, () => r({ selected: t })));
 	return e("div", { class: "frames-scroll" }, e("table", { class: "frames" }, e("thead", {}, a), e("tbody", {}, ...o)));
 }
-function nt(t, n, r, i) {
-	let a = Fe(t), o = t.regressions.join("; ");
+function et(t, n, r, i) {
+	let a = Ne(t), o = t.regressions.join("; ");
 	return e("tr", {
 		class: `row${a ? " regressed" : ""}${r ? " on" : ""}`,
 		"data-frame-row": String(n),
@@ -554,20 +554,20 @@ function nt(t, n, r, i) {
 	}, t.compiles_after), e("td", {
 		class: "count",
 		"data-col": "change"
-	}, Ie(t)), e("td", {
+	}, Pe(t)), e("td", {
 		title: o,
 		"data-col": "regressed"
 	}, a ? `REGRESSED: ${o}` : ""));
 }
-function rt(t, n, r) {
+function tt(t, n, r) {
 	let i = n === null ? void 0 : t[n];
 	return n === null || !i ? e("div", { class: "frame-detail muted" }, "click a frame to see what it gained and lost") : e("div", {
 		class: "frame-detail",
 		"data-frame-detail": String(n)
-	}, ...it(i, r));
+	}, ...nt(i, r));
 }
-function it(t, n) {
-	let r = Be(t);
+function nt(t, n) {
+	let r = Re(t);
 	return [
 		e("h3", {}, t.title),
 		e("p", {}, e("code", {}, t.filename), " ", e("span", { class: `status ${t.status}` }, t.status), `  compiles ${t.compiles_before} → ${t.compiles_after}`),
@@ -575,18 +575,18 @@ function it(t, n) {
 			class: "regressions",
 			"data-regressions": ""
 		}, ...t.regressions.map((t) => e("li", {}, t))) : null,
-		...r.map((e) => at(e, n)),
+		...r.map((e) => rt(e, n)),
 		r.length ? null : e("p", { class: "muted" }, "no recompile, specialization or graph break added, removed or changed")
 	];
 }
-function at(t, n) {
+function rt(t, n) {
 	return e("div", {
 		class: "group",
 		"data-group": t.list
-	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => ot(e, t.change, n)));
+	}, e("h4", {}, `${t.label} (${t.items.length})`), ...t.items.map((e) => it(e, t.change, n)));
 }
-function ot(t, n, r) {
-	let i = Ve(t), a = t.line;
+function it(t, n, r) {
+	let i = ze(t), a = t.line;
 	return e("div", {
 		class: "item",
 		"data-item-kind": t.kind,
@@ -597,75 +597,75 @@ function ot(t, n, r) {
 	}, t.cause) : null, " ", e("code", { "data-item-text": "" }, t.text), t.count === 1 ? null : e("span", {
 		class: "muted",
 		"data-count": String(t.count)
-	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", N(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
+	}, `  ×${t.count}`)), i ? e("div", { "data-input": "" }, `input: ${i}`) : null, a ? e("div", { "data-user-line": "" }, "user line: ", F(a, r, `${a.filename}:${a.lineno} in ${a.name}`)) : null, a?.line ? e("pre", { class: "code" }, a.line) : null, t.fix ? e("div", { class: "fix" }, e("span", { class: "kind" }, "fix"), e("pre", { class: "fix-code" }, t.fix)) : null);
 }
 // src/compiler_guards.ts
-var st = {
+var at = {
 	backward: "a guard the compiler added while building the backward graph (no line of yours): it matters only if a call's size breaks it, then the frame recompiles",
 	inductor: "a guard the compiler added while lowering the graph to kernels (Inductor; no line of yours): it matters only if a call's size breaks it, then the frame recompiles"
-}, ct = "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
-function lt(e) {
-	return e.origin === "cache" ? ct : st[e.cause] ?? null;
+}, ot = "from cache: no user line (a compile cache replayed this guard's stored expression; capture with its default disable_caches=True traces it afresh, with its line)";
+function st(e) {
+	return e.origin === "cache" ? ot : at[e.cause] ?? null;
 }
-function ut(e) {
-	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : lt(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
+function ct(e) {
+	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : st(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
 }
 // src/fixes.ts
-function dt(t) {
-	let n = y(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
+function lt(t) {
+	let n = te(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? ft(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? ut(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function ft(t) {
-	return e("pre", { class: "fix-diff" }, ...ne(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
+function ut(t) {
+	return e("pre", { class: "fix-diff" }, ...b(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function F(t, n = t.length) {
+function L(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(dt)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(dt), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(lt)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(lt), a);
 }
 // src/guardrows.ts
-var I = /* @__PURE__ */ new WeakMap(), L = /* @__PURE__ */ new WeakMap();
-function pt(e, t, n) {
-	let r = I.get(e) ?? /* @__PURE__ */ new Map();
-	I.set(e, r);
-	let i = `${t} ${n}`, a = r.get(i) ?? ce(e, t, n);
+var R = /* @__PURE__ */ new WeakMap(), z = /* @__PURE__ */ new WeakMap();
+function dt(e, t, n) {
+	let r = R.get(e) ?? /* @__PURE__ */ new Map();
+	R.set(e, r);
+	let i = `${t} ${n}`, a = r.get(i) ?? oe(e, t, n);
 	return r.set(i, a), a;
 }
-function mt(e, t, n, r) {
-	return ae(pt(e.guards, n, r), t);
+function ft(e, t, n, r) {
+	return re(dt(e.guards, n, r), t);
 }
-function ht(e) {
-	let t = L.get(e);
+function pt(e) {
+	let t = z.get(e);
 	if (t) return t;
 	let n = {
-		cause: x(e.guards, (e) => e.cause),
-		status: x(e.guards, (e) => e.status),
-		compile: Oe(e),
-		phase: x(e.guards, (e) => e.phase)
+		cause: C(e.guards, (e) => e.cause),
+		status: C(e.guards, (e) => e.status),
+		compile: Ee(e),
+		phase: C(e.guards, (e) => e.phase)
 	};
-	return L.set(e, n), n;
+	return z.set(e, n), n;
 }
-function R(t, n, r, i, a = 0) {
+function mt(t, n, r, i, a = 0) {
 	let o = e("tbody"), s = e("div", { class: "scroll" }, e("table", { class: t }, e("thead", {}, n), o));
 	if (r <= a) return o.append(...Array.from({ length: r }, (e, t) => i(t))), s;
 	let c = "", l = () => {
-		let [e, t] = _e(s.scrollTop, s.clientHeight || 480, 24, r);
+		let [e, t] = he(s.scrollTop, s.clientHeight || 480, 24, r);
 		if (`${e}:${t}` === c) return;
 		c = `${e}:${t}`;
 		let n = Array.from({ length: t - e }, (t, n) => i(e + n));
-		o.replaceChildren(z(e * 24), ...n, z((r - t) * 24));
+		o.replaceChildren(B(e * 24), ...n, B((r - t) * 24));
 	};
 	return s.addEventListener("scroll", l), requestAnimationFrame(l), l(), s;
 }
-function z(t) {
+function B(t) {
 	let n = e("tr", { class: "spacer" });
 	return n.style.height = `${t}px`, n;
 }
 // src/guards.ts
-function gt(t, n, r, a = {}) {
+function ht(t, n, r, a = {}) {
 	let o = n.filter, s = (e, t) => i(t, o[e] ?? "", e, (t) => r({ filter: {
 		...o,
 		[e]: t || void 0
@@ -674,23 +674,23 @@ function gt(t, n, r, a = {}) {
 		...o,
 		text: c.value || void 0
 	} }));
-	let l = mt(t, o, n.sort, n.descending), u = ht(t);
+	let l = ft(t, o, n.sort, n.descending), u = pt(t);
 	return e("div", {}, e("div", { class: "filters" }, s("cause", u.cause), s("status", u.status), s("compile", u.compile), s("phase", u.phase), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${M(t.guards.length, "guard")}`)), o.compile ? _t(t, o.compile) : null, vt(t, l, n, r, a));
+	}, `${l.length} of ${P(t.guards.length, "guard")}`)), o.compile ? gt(t, o.compile) : null, _t(t, l, n, r, a));
 }
-function _t(t, n) {
-	let r = ke(t, n), i = t.guards.some((e) => e.compile_id === n);
+function gt(t, n) {
+	let r = De(t, n), i = t.guards.some((e) => e.compile_id === n);
 	return e("div", {
 		class: "compile-summary",
 		"data-compile-summary": n
-	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, Ae(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
+	}, e("h4", {}, `what ${n} specialized and kept dynamic`), r.length ? e("ul", {}, ...r.map((t) => e("li", {}, e("code", {}, Oe(t))))) : e("p", { class: "muted" }, `the document lists no symbol of ${n}`), i ? null : e("p", {
 		class: "muted",
 		"data-no-guards": ""
 	}, `${n} has no shape guard`));
 }
-function vt(t, n, r, i, a) {
+function _t(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -698,54 +698,54 @@ function vt(t, n, r, i, a) {
 			descending: r.sort === t && !r.descending
 		})
 	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : ""));
-	return R("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
+	return mt("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
-	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => yt(t, n[e], r, i, a));
+	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => vt(t, n[e], r, i, a));
 }
-function yt(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${Ct(o.filename)}:${o.lineno}` : "", c = D(t, n).join("; ");
+function vt(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${St(o.filename)}:${o.lineno}` : "", c = k(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
 		onclick: () => i({ guard: n.id })
 	}, e("td", {}, n.compile_id), e("td", {
-		title: ye(n),
+		title: _e(n),
 		"data-expr": ""
-	}, ...P(n)), e("td", {
+	}, ...I(n)), e("td", {
 		title: c,
 		"data-symbols": ""
-	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? N(o, a, s) : s : ""));
+	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? F(o, a, s) : s : ""));
 }
-function bt(t, n, r, i = {}) {
-	let a = E(t, n);
+function yt(t, n, r, i = {}) {
+	let a = O(t, n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
-	let o = lt(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, N(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
-	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...P(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
+	let o = st(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, F(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
+	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...I(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), xt(a), o ? e("p", {
+	}) }, "")), bt(a), o ? e("p", {
 		class: "compiler-note",
 		"data-compiler-note": a.cause
-	}, o) : null, St(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, F(a.fixes), e("p", { class: "muted" }, `link: ${C({
+	}, o) : null, xt(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, L(a.fixes), e("p", { class: "muted" }, `link: ${T({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function xt(t) {
-	let n = ut(t), r = t.kernel ? `kernel ${t.kernel}` : "";
+function bt(t) {
+	let n = ct(t), r = t.kernel ? `kernel ${t.kernel}` : "";
 	return !n && !r ? null : e("p", {}, [n, r].filter(Boolean).join("; "));
 }
-function St(t, n) {
+function xt(t, n) {
 	if (!n.symbols.length) return null;
-	let r = D(t, n).map((t) => e("li", {}, e("code", {}, t)));
+	let r = k(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function Ct(e) {
+function St(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/huntmodel.ts
-var wt = [
+var Ct = [
 	{
 		key: "input",
 		label: "input",
@@ -787,66 +787,66 @@ var wt = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function Tt(e) {
+function wt(e) {
 	return e.hunt ?? [];
 }
-function Et(e) {
+function Tt(e) {
 	return e.user_name || e.source;
 }
-function Dt(e) {
+function Et(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function Ot(e) {
+function Dt(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function kt(e) {
+function Ot(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function At(e) {
+function kt(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function jt(e, t) {
+function At(e, t) {
 	switch (t) {
-		case "input": return Et(e);
+		case "input": return Tt(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return Ot(e);
+		case "evidence": return Dt(e);
 		default: return e.note;
 	}
 }
-function Mt(e, t) {
-	return k(e, t, jt);
+function jt(e, t) {
+	return j(e, t, At);
 }
 // src/hunt.ts
-function Nt(t, n = {}) {
-	let r = Tt(t);
+function Mt(t, n = {}) {
+	let r = wt(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Pt(r, a, (e) => {
-			a = A(a, e), o();
+		i.replaceChildren(Nt(r, a, (e) => {
+			a = M(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, At(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, kt(r)), i);
 }
-function Pt(t, n, r, i) {
-	let a = e("tr", {}, ...wt.map(({ key: t, label: i, hint: a }) => e("th", {
+function Nt(t, n, r, i) {
+	let a = e("tr", {}, ...Ct.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + j(n, t)))), o = Mt(t, n).map(({ item: e, index: t }) => Ft(e, t, i));
+	}, i + N(n, t)))), o = jt(t, n).map(({ item: e, index: t }) => Pt(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function Ft(t, n, r) {
+function Pt(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -854,27 +854,27 @@ function Ft(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, Et(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, Tt(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, It(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, Ft(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, Dt(t)), e("td", { "data-col": "evidence" }, ...Lt(t, r)), e("td", {
+	}, Et(t)), e("td", { "data-col": "evidence" }, ...It(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function It(t) {
+function Ft(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: kt(t)
+		title: Ot(t)
 	}, t.verdict);
 }
-function Lt(t, n) {
+function It(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -883,52 +883,52 @@ function Lt(t, n) {
 	return [
 		...r,
 		" at ",
-		N(i, n),
+		F(i, n),
 		...a
 	];
 }
 // src/parts.ts
-var Rt = 2, zt = 100, Bt = 10;
-function B(e, t, n, r, i) {
+var Lt = 2, Rt = 100, zt = 10;
+function V(e, t, n, r, i) {
 	let a = 0;
 	for (let o = 0; a < t.length && (a === 0 || o < i); a++) o += r(t[a]), e.append(...n(t[a]));
 	let o = !1, s = (r) => {
 		if (o ||= e.isConnected, o && !e.isConnected) return;
-		let i = performance.now() + Math.max(r.timeRemaining() - Rt, Bt), c = document.createDocumentFragment();
+		let i = performance.now() + Math.max(r.timeRemaining() - Lt, zt), c = document.createDocumentFragment();
 		do
 			c.append(...n(t[a++]));
 		while (a < t.length && performance.now() < i);
-		e.append(c), a < t.length && V(s);
+		e.append(c), a < t.length && H(s);
 	};
-	a < t.length && V(s);
+	a < t.length && H(s);
 }
-function V(e) {
-	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: zt }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
+function H(e) {
+	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: Rt }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
 }
 // src/kernels.ts
-function Vt(t) {
+function Bt(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	return B(n, t.kernels, (e) => [Ut(e)], () => 1, Ht), n;
+	return V(n, t.kernels, (e) => [Ht(e)], () => 1, Vt), n;
 }
-var Ht = 100;
-function Ut(t) {
+var Vt = 100;
+function Ht(t) {
 	let r = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; "), i = t.literals.map((e) => `${e.value} (${e.kind})`).join(", ");
-	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Wt(t.source)]);
+	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Ut(t.source)]);
 }
-function Wt(t) {
+function Ut(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
 // src/overview.ts
-var Gt = 100;
-function Kt(t, n, r = {}) {
+var Wt = 100;
+function Gt(t, n, r = {}) {
 	let i = e("div");
-	return B(i, ue(t), (e) => qt(t, e, n, r), (e) => e.compiles.length, Gt), i;
+	return V(i, ce(t), (e) => Kt(t, e, n, r), (e) => e.compiles.length, Wt), i;
 }
-function qt(t, n, r, i) {
+function Kt(t, n, r, i) {
 	let a = {
 		filename: n.filename,
 		lineno: n.lineno,
@@ -936,17 +936,17 @@ function qt(t, n, r, i) {
 		line: ""
 	}, o = n.compiles[0]?.kind === "export", s = o ? `torch.export.${n.name}` : `frame ${n.name}`, c = new Set(n.compiles.map((e) => e.compile_id));
 	return [
-		e("h3", {}, `${s}  `, e("span", { class: "muted" }, N(a, i))),
-		Jt(t, n, r),
+		e("h3", {}, `${s}  `, e("span", { class: "muted" }, F(a, i))),
+		qt(t, n, r),
 		...n.compiles.filter((e) => o && e.fail_reason).map((t) => e("pre", { class: "export-error" }, t.fail_reason ?? "")),
-		...Ce(t, c).map((e) => Yt(t, e, r, i)),
-		...Te(t, c).map((e) => $t(e, i))
+		...xe(t, c).map((e) => Jt(t, e, r, i)),
+		...Ce(t, c).map((e) => Qt(e, i))
 	];
 }
-function Jt(t, n, r) {
+function qt(t, n, r) {
 	let i = e("div", { class: "timeline" });
 	return n.compiles.forEach((n, a) => {
-		let o = we(t, n.compile_id);
+		let o = Se(t, n.compile_id);
 		if (a > 0) {
 			let t = o?.reasons.join("\n") ?? "";
 			i.appendChild(e("span", {
@@ -966,36 +966,36 @@ function Jt(t, n, r) {
 		}, s));
 	}), i;
 }
-function Yt(t, n, r, i = {}) {
+function Jt(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Zt(t, n, r, i), ...Xt(t, n, i), F(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Xt(t, n, r, i), ...Yt(t, n, i), L(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Xt(t, n, r) {
-	let i = n.user_frame, a = E(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
+function Yt(t, n, r) {
+	let i = n.user_frame, a = O(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
 	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
-	let s = e("div", { class: "recompile-line" }, "line: ", N(i, r));
+	let s = e("div", { class: "recompile-line" }, "line: ", F(i, r));
 	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function Zt(n, r, i, a) {
-	let o = r.sources.map((e, t) => ve(e, r.user_names?.[t] || me(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = E(n, r.guard), l = Se(n, r.specialization);
-	return c ? t(s, Qt(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+function Xt(n, r, i, a) {
+	let o = r.sources.map((e, t) => ge(e, r.user_names?.[t] || fe(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = O(n, r.guard), l = be(n, r.specialization);
+	return c ? t(s, Zt(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function Qt(t, n, r, i) {
-	let a = n.user_stack[n.user_stack.length - 1], o = D(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
+function Zt(t, n, r, i) {
+	let a = n.user_stack[n.user_stack.length - 1], o = k(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
 		onclick: () => r({
 			pane: "guards",
 			guard: n.id
 		})
-	}, ...P(n))];
-	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", N(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
+	}, ...I(n))];
+	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", F(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function $t(t, n = {}) {
-	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? N(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, N(t.library_frame, n), " (library)")] : [], o = e("div", {
+function Qt(t, n = {}) {
+	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? F(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, F(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
 	}, e("span", { class: "cause graph_break" }, "graph break"), " at ", i, ...a, `: ${t.reason} → ${r}`);
@@ -1004,11 +1004,11 @@ function $t(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let s = F(t.fixes);
+	let s = L(t.fixes);
 	return s && o.appendChild(s), o;
 }
 // src/chart.ts
-function en(e) {
+function $t(e) {
 	let t = (e) => Array.isArray(e) ? e : [], n = e.prediction_held, r = e.predicted_at_call;
 	return {
 		...typeof e.axis == "string" ? { axis: e.axis } : {},
@@ -1020,26 +1020,26 @@ function en(e) {
 		...Array.isArray(r) ? { predicted_at_call: r } : {}
 	};
 }
-var tn = "http://www.w3.org/2000/svg", H = 720, nn = 300, U = 96, W = 36, rn = 608, an = 212, G = "#cf222e", on = "#0969da", sn = "#bc4c00", K = "#57606a", cn = "#8c959f";
-function q(e, t, n) {
-	let r = document.createElementNS(tn, e);
+var en = "http://www.w3.org/2000/svg", U = 720, tn = 300, W = 96, G = 36, nn = 608, rn = 212, K = "#cf222e", an = "#0969da", on = "#bc4c00", q = "#57606a", sn = "#8c959f";
+function J(e, t, n) {
+	let r = document.createElementNS(en, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
-function J(e, ...t) {
-	let n = q("g", e);
+function Y(e, ...t) {
+	let n = J("g", e);
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function ln(e) {
+function cn(e) {
 	let t = [
 		...e.predicted,
 		...e.predicted_at_call ?? [],
 		...e.actual
 	].filter((e) => !!e);
-	return [...new Set(t)].sort(b).concat("recompile");
+	return [...new Set(t)].sort(S).concat("recompile");
 }
-function un(e, t, n = 6) {
+function ln(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -1050,112 +1050,112 @@ function un(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function dn(e) {
+function un(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : rn / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : nn / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: un(n, r).map((e) => [i(e), String(e)])
+			ticks: ln(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => U + (e + .5) / Math.max(t, 1) * rn, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => W + (e + .5) / Math.max(t, 1) * nn, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function fn(e) {
+function dn(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function pn(e, t) {
-	let n = e.ticks.map(([e, t]) => J({ class: "tick" }, q("line", {
+function fn(e, t) {
+	let n = e.ticks.map(([e, t]) => Y({ class: "tick" }, J("line", {
 		x1: e,
 		x2: e,
 		y1: 248,
 		y2: 252,
-		stroke: K
-	}), q("text", {
+		stroke: q
+	}), J("text", {
 		x: e,
 		y: 264,
 		"font-size": 11,
 		"text-anchor": "middle"
 	}, t)));
-	return J({ "data-axis": "x" }, q("line", {
-		x1: U,
+	return Y({ "data-axis": "x" }, J("line", {
+		x1: W,
 		x2: 704,
 		y1: 248,
 		y2: 248,
-		stroke: K
-	}), ...n, q("text", {
+		stroke: q
+	}), ...n, J("text", {
 		x: 400,
 		y: 292,
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, t));
 }
-function mn(e, t) {
-	let n = e.map((e) => J({ class: "tick" }, q("line", {
+function pn(e, t) {
+	let n = e.map((e) => Y({ class: "tick" }, J("line", {
 		x1: 92,
 		x2: 704,
 		y1: t(e),
 		y2: t(e),
 		stroke: "#eaeef2"
-	}), q("text", {
+	}), J("text", {
 		x: 88,
 		y: t(e) + 4,
 		"font-size": 11,
 		"text-anchor": "end"
 	}, e)));
-	return J({ "data-axis": "y" }, q("line", {
-		x1: U,
-		x2: U,
-		y1: W,
+	return Y({ "data-axis": "y" }, J("line", {
+		x1: W,
+		x2: W,
+		y1: G,
 		y2: 248,
-		stroke: K
-	}), ...n, q("text", {
+		stroke: q
+	}), ...n, J("text", {
 		transform: "translate(14 142) rotate(-90)",
 		"font-size": 12,
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function Y(e, t, n = 4) {
-	return q("path", {
+function mn(e, t, n = 4) {
+	return J("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: sn,
+		stroke: on,
 		"stroke-width": 1.5
 	});
 }
 function hn() {
 	let e = [
-		[q("circle", {
+		[J("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: on
+			stroke: an
 		}), "predicted entry"],
-		[Y(6, -4), "entry that served (re-run)"],
-		[q("line", {
+		[mn(6, -4), "entry that served (re-run)"],
+		[J("line", {
 			x1: 6,
 			x2: 6,
 			y1: -10,
 			y2: 2,
-			stroke: G,
+			stroke: K,
 			"stroke-width": 2
 		}), "recompiled"],
-		[q("circle", {
+		[J("circle", {
 			cx: 6,
 			cy: -4,
 			r: 2,
-			fill: cn
+			fill: sn
 		}), "predicted before the sweep"],
-		[q("circle", {
+		[J("circle", {
 			cx: 6,
 			cy: -4,
 			r: 6,
 			fill: "none",
-			stroke: G
+			stroke: K
 		}), "missed"]
 	], t = [
 		0,
@@ -1164,10 +1164,10 @@ function hn() {
 		370,
 		548
 	];
-	return J({
+	return Y({
 		"data-legend": "",
-		transform: `translate(${U} 16)`
-	}, ...e.map(([e, n], r) => J({ transform: `translate(${t[r]} 0)` }, e, q("text", {
+		transform: `translate(${W} 16)`
+	}, ...e.map(([e, n], r) => Y({ transform: `translate(${t[r]} 0)` }, e, J("text", {
 		x: 16,
 		y: 0,
 		"font-size": 11
@@ -1189,16 +1189,16 @@ function vn(e, t) {
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}${i}; ${o}${s}${c}`;
 }
 function yn() {
-	return J({
+	return Y({
 		"data-tooltip": "",
 		visibility: "hidden",
 		"pointer-events": "none"
-	}, q("rect", {
+	}, J("rect", {
 		rx: 4,
 		fill: "#1f2328",
 		"fill-opacity": .9,
 		height: 22
-	}), q("text", {
+	}), J("text", {
 		"font-size": 11,
 		fill: "white",
 		x: 6,
@@ -1210,65 +1210,65 @@ function bn(e, t, n, r) {
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
 	i.setAttribute("width", String(o));
-	let s = Math.min(Math.max(n - o / 2, 0), H - o);
+	let s = Math.min(Math.max(n - o / 2, 0), U - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
 function xn(e, t, n, r) {
-	let i = J({
+	let i = Y({
 		class: "point",
 		"data-point": t
 	});
-	e.recompiled[t] && i.appendChild(q("line", {
+	e.recompiled[t] && i.appendChild(J("line", {
 		x1: n,
 		x2: n,
-		y1: W,
+		y1: G,
 		y2: 248,
-		stroke: G,
+		stroke: K,
 		"stroke-opacity": .4
 	}));
 	let a = gn(e, t);
-	a !== void 0 && i.appendChild(q("circle", {
+	a !== void 0 && i.appendChild(J("circle", {
 		cx: n,
 		cy: r(a),
 		r: 2,
-		fill: cn,
+		fill: sn,
 		"data-earlier": ""
 	}));
 	let o = r(X(e, t));
-	i.appendChild(q("circle", {
+	i.appendChild(J("circle", {
 		cx: n,
 		cy: o,
 		r: 4,
 		fill: "none",
-		stroke: on,
+		stroke: an,
 		"data-predicted": ""
-	})), _n(e, t) && i.appendChild(q("circle", {
+	})), _n(e, t) && i.appendChild(J("circle", {
 		cx: n,
 		cy: o,
 		r: 7,
 		fill: "none",
-		stroke: G,
+		stroke: K,
 		"data-missed": ""
 	}));
 	let s = e.actual[t];
-	s != null && i.appendChild(Y(n, r(s)));
-	let c = q("rect", {
+	s != null && i.appendChild(mn(n, r(s)));
+	let c = J("rect", {
 		x: n - 6,
-		y: W,
+		y: G,
 		width: 12,
-		height: an,
+		height: rn,
 		fill: "transparent"
 	});
-	return c.appendChild(q("title", {}, vn(e, t))), i.appendChild(c), i;
+	return c.appendChild(J("title", {}, vn(e, t))), i.appendChild(c), i;
 }
 function Sn(e) {
-	let t = ln(e), n = fn(t), r = dn(e), i = q("svg", {
-		width: H,
-		height: nn,
-		viewBox: `0 0 ${H} ${nn}`,
+	let t = cn(e), n = dn(t), r = un(e), i = J("svg", {
+		width: U,
+		height: tn,
+		viewBox: `0 0 ${U} ${tn}`,
 		"data-chart": "sweep"
 	});
-	i.append(pn(r, e.axis ?? "point"), mn(t, n), hn());
+	i.append(fn(r, e.axis ?? "point"), pn(t, n), hn());
 	let a = yn();
 	return e.x.forEach((t, o) => {
 		let s = xn(e, o, r.at(o), n);
@@ -1277,12 +1277,12 @@ function Sn(e) {
 }
 // src/sizes.ts
 function Cn(t) {
-	let n = t.sweeps.map(en);
+	let n = t.sweeps.map($t);
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${M(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Sn(t)));
+		r.appendChild(e("p", {}, `${i}; ${P(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Sn(t)));
 	}
 	return r;
 }
@@ -1296,10 +1296,10 @@ function Z(e) {
 	return e.user_name || e.source;
 }
 function En(e) {
-	return x(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
+	return C(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
 function Dn(e) {
-	return x(e.flatMap((e) => e.specializations), Z);
+	return C(e.flatMap((e) => e.specializations), Z);
 }
 function On(e) {
 	let t = e.some((e) => e.error !== null);
@@ -1359,7 +1359,7 @@ function Mn(e, t) {
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
 function Nn(e, t) {
-	return k(e, t, Mn);
+	return j(e, t, Mn);
 }
 var Pn = /^[^/?#]*:/, Fn = /[\u0000-\u001f\u007f]/;
 function In(e) {
@@ -1380,7 +1380,7 @@ function zn(t, n) {
 		descending: !1
 	}, o = () => {
 		i.replaceChildren(Vn(n.workloads, r, a, (e) => {
-			a = A(a, e), o();
+			a = M(a, e), o();
 		}));
 	};
 	o(), t.append(Bn(n), i);
@@ -1397,7 +1397,7 @@ function Vn(t, n, r, i) {
 		"data-col": t.key,
 		title: Un(t),
 		onclick: () => i(t)
-	}, t.label + j(r, t)))), o = Nn(t, r).map(({ item: e, index: t }) => Wn(e, t, n));
+	}, t.label + N(r, t)))), o = Nn(t, r).map(({ item: e, index: t }) => Wn(e, t, n));
 	return e("table", { class: "suite" }, e("thead", {}, Hn(n), a), e("tbody", {}, ...o));
 }
 function Hn(t) {
@@ -1468,7 +1468,7 @@ function Jn(t) {
 var Yn = 500;
 function Xn(t, n) {
 	let r = t.symbols.filter((e) => !e.expected), i = Jn(t), a = (e) => e < r.length ? Zn(r[e], n) : i[e - r.length]();
-	return R("symbols", e("tr", {}, ...[
+	return mt("symbols", e("tr", {}, ...[
 		"compile",
 		"symbol",
 		"sources",
@@ -1487,27 +1487,27 @@ function Zn(t, n) {
 			pane: "why",
 			source: t.sources[0]
 		})
-	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, w(t)), e("td", {}, qn(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
+	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, E(t)), e("td", {}, qn(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
 }
 // src/why.ts
 var Qn = 20;
 function $n(t, r, i, a = {}) {
-	let o = r.source ?? je(t) ?? "", s = pe(t, o), c = s.at(-1), l = e("div", {}, er(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${S(t, c.compile_id)}`) : null, tr(c?.steps ?? [], i, a), F(c?.fixes ?? []));
-	return B(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${S(t, e.compile_id)}`], () => [tr(e.steps, i, a), F(e.fixes)])], () => 1, Qn), l;
+	let o = r.source ?? ke(t) ?? "", s = de(t, o), c = s.at(-1), l = e("div", {}, er(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${w(t, c.compile_id)}`) : null, tr(c?.steps ?? [], i, a), L(c?.fixes ?? []));
+	return V(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${w(t, e.compile_id)}`], () => [tr(e.steps, i, a), L(e.fixes)])], () => 1, Qn), l;
 }
 function er(e, t, n) {
 	let r = (t) => {
-		let n = me(e, t)?.user_name;
+		let n = fe(e, t)?.user_name;
 		return n ? `${n} (${t})` : t;
 	}, o = i(t ? [t] : [], t, "source", (e) => n({ source: e }), r);
-	return V(() => a(o, fe(e), r)), o;
+	return H(() => a(o, ue(e), r)), o;
 }
 function tr(t, n, r) {
 	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, nr(t, n, r))));
 }
 function nr(t, n, r) {
 	let i = t.guard;
-	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, N(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
+	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, F(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
 		"data-guard": i,
 		onclick: () => n({
@@ -1527,7 +1527,7 @@ var rr = [
 	"hunt"
 ];
 function ir(e) {
-	let t = ge(e), n = {
+	let t = me(e), n = {
 		pane: "overview",
 		filter: {},
 		sort: "compile_id",
@@ -1551,7 +1551,7 @@ function ir(e) {
 	} : n;
 }
 function ar(e, t, n = {}) {
-	"diff_version" in t ? qe($(e, Ke), t, n) : "suite_version" in t ? zn($(e, Ln), t) : or($(e), t, n);
+	"diff_version" in t ? Ge($(e, We), t, n) : "suite_version" in t ? zn($(e, Ln), t) : or($(e), t, n);
 }
 function $(t, n = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
@@ -1573,34 +1573,34 @@ function or(t, n, r) {
 	c();
 }
 function sr(e) {
-	return e.pane === "guards" && e.guard ? C({
+	return e.pane === "guards" && e.guard ? T({
 		pane: "guard",
 		id: e.guard
-	}) : C({ pane: e.pane });
+	}) : T({ pane: e.pane });
 }
 function cr(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, bt(t, n.guard, r, i));
+	}, yt(t, n.guard, r, i));
 }
 function lr(e, t, n, r) {
 	switch (t.pane) {
 		case "symbols": return Xn(e, n);
-		case "guards": return gt(e, t, n, r);
+		case "guards": return ht(e, t, n, r);
 		case "why": return $n(e, t, n, r);
-		case "kernels": return Vt(e);
+		case "kernels": return Bt(e);
 		case "sizes": return Cn(e);
-		case "hunt": return Nt(e, r);
-		default: return Kt(e, n, r);
+		case "hunt": return Mt(e, r);
+		default: return Gt(e, n, r);
 	}
 }
 function ur(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
-	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, Ne(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
+	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, je(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
 function dr(t, n, r) {
-	return e("nav", {}, ...rr.filter((e) => e !== "hunt" || Tt(t).length).map((t) => e("button", {
+	return e("nav", {}, ...rr.filter((e) => e !== "hunt" || wt(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
@@ -1644,45 +1644,49 @@ var hr = { render({ model: t, el: n }) {
 	}, u = e("div", { class: "controls" }, o, s, e("button", {
 		"data-action": "predict",
 		onclick: () => l("predict")
-	}, "Predict"), e("button", {
+	}, "Predict")), d = e("button", {
 		"data-action": "run",
 		onclick: () => l("run")
-	}, "Run")), d = e("button", {
+	}, "Run"), f = () => {
+		d.hidden = !t.get("can_run");
+	};
+	u.append(d);
+	let p = e("button", {
 		"data-action": "verify",
 		onclick: () => l("verify")
-	}, "Verify fixes"), f = e("button", {
+	}, "Verify fixes"), m = e("button", {
 		"data-action": "hunt",
 		onclick: () => l("hunt")
-	}, "Hunt"), p = () => {
-		d.hidden = !t.get("can_verify"), f.hidden = !t.get("can_verify");
+	}, "Hunt"), h = () => {
+		p.hidden = !t.get("can_verify"), m.hidden = !t.get("can_verify");
 	};
-	u.append(d, f);
-	let m = null, h = 0, g = 0, _ = () => {
+	u.append(p, m);
+	let g = null, _ = 0, v = 0, y = () => {
 		let e = String(t.get("session_json") || "{}");
-		e !== "{}" && (m = JSON.parse(e), h = Number(t.get("base_revision") ?? 0), v(), Number(t.get("revision") ?? 0) > h && t.send({ type: "resend" }));
+		e !== "{}" && (g = JSON.parse(e), _ = Number(t.get("base_revision") ?? 0), b(), Number(t.get("revision") ?? 0) > _ && t.send({ type: "resend" }));
 	}, te = (e) => {
 		let n = e;
-		if (n?.type === "patch" && m !== null) {
-			if (n.from !== h) return t.send({ type: "resend" });
-			m = fr(m, JSON.parse(n.operations)), h = n.from + 1, g += 1, v();
+		if (n?.type === "patch" && g !== null) {
+			if (n.from !== _) return t.send({ type: "resend" });
+			g = fr(g, JSON.parse(n.operations)), _ = n.from + 1, v += 1, b();
 		}
-	}, v = () => {
-		if (m === null) return;
-		n.dataset.revision = String(h), n.dataset.patches = String(g);
-		let e = ee(m);
-		o.replaceChildren(...he(e).map((e) => {
+	}, b = () => {
+		if (g === null) return;
+		n.dataset.revision = String(_), n.dataset.patches = String(v);
+		let e = ee(g);
+		o.replaceChildren(...pe(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
 		})), ar(r, e, {
 			deepLinks: !1,
 			openFrame: mr(n)
 		});
-	}, y = () => {
+	}, x = () => {
 		let e = t.get("results") ?? [];
 		i.textContent = e.map((e) => `[${e.id}] ${e.action}: ${e.text}`).join("\n");
 	};
-	t.on("change:session_json", _), t.on("msg:custom", te), t.on("change:results", y), t.on("change:can_verify", p), t.on("change:error", () => {
+	t.on("change:session_json", y), t.on("msg:custom", te), t.on("change:results", x), t.on("change:can_verify", h), t.on("change:can_run", f), t.on("change:error", () => {
 		a.textContent = String(t.get("error") ?? "");
-	}), n.replaceChildren(u, a, i, r), _(), y(), p();
+	}), n.replaceChildren(u, a, i, r), y(), x(), h(), f();
 } };
 export { hr as default, mr as frameOpener };

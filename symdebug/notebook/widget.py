@@ -116,6 +116,9 @@ class Explorer(anywidget.AnyWidget):
     results: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     can_verify = traitlets.Bool(False).tag(sync=True)
+    #: Whether Run can work: a live session, and what torch.compile returned (given, or
+    #: the notebook's names to find it in).  Run is hidden otherwise, as Verify is.
+    can_run = traitlets.Bool(False).tag(sync=True)
     #: How many patches were sent; ``session_json`` holds the document of ``base_revision``.
     #: A view that finds ``revision`` ahead of its own asks for the whole document again.
     revision = traitlets.Int(0).tag(sync=True)
@@ -137,6 +140,8 @@ class Explorer(anywidget.AnyWidget):
         self.namespace = namespace
         self.workload = workload
         self.can_verify = workload is not None
+        live = isinstance(session, LiveSession)
+        self.can_run = live and (compiled is not None or namespace is not None)
         self._wire: dict[str, Any] | None = None  # the document the views have
         self.on_msg(self._on_message)
         self.refresh()

@@ -129,6 +129,9 @@ def test_verify_fixes_replays_the_workload_and_resends_the_verdicts() -> None:
     assert not symdebug.explorer(session).can_verify  # no workload, no button
     widget = Recorded(session, workload=workload)
     assert widget.can_verify
+    # Run needs the compiled function: hidden where only a workload was given (issue 46, 24)
+    assert not widget.can_run
+    assert symdebug.explorer(session, torch.compile(lambda x: x, backend="eager")).can_run
     widget.request = {"action": "verify", "args": "", "id": 1}
     assert widget.error == ""
     assert "verified by replay" in widget.results[-1]["text"]
