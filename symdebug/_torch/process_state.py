@@ -17,6 +17,8 @@ from typing import Any
 
 import torch
 
+from symdebug._torch.process_group import group_world_size
+
 #: The config modules whose user-set values a replay process takes (those imported here).
 CONFIG_MODULES = (
     "torch._dynamo.config",
@@ -40,6 +42,9 @@ class TorchState:
     deterministic: tuple[bool, bool] = (False, False)
     matmul_precision: str = "highest"
     cpu_rng: bytes = b""
+    #: The size of the process group the user's process holds (None: none): a replay's
+    #: child makes its own group of one (:mod:`symdebug._torch.process_group`).
+    process_group_world: int | None = None
 
 
 def _set_here() -> tuple[dict[str, dict[str, Any]], list[str]]:
@@ -74,6 +79,7 @@ def torch_state() -> TorchState:
         ),
         matmul_precision=torch.get_float32_matmul_precision(),
         cpu_rng=bytes(torch.get_rng_state().numpy().tobytes()),
+        process_group_world=group_world_size(),
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import torch
 from torch.utils._pytree import tree_map
 
+from symdebug._torch.process_group import group_world_size, own_group
 from symdebug._torch.settings import fork_safe_torch, reset_compiler
 from symdebug._torch.trace_logger import trace_logger
 from symdebug.hooks.handler import CaptureHandler
@@ -178,9 +179,16 @@ def _stdin_said(error: str) -> str:
     return f"{STDIN_NOTE} ({error})" if error.startswith("EOFError") else error
 
 
-def forked_side(workload: Workload, changes: tuple[Change, ...]) -> Replay:
-    """A forked child's side: torch made safe after a fork, then the replay."""
+def forked_side(
+    workload: Workload, changes: tuple[Change, ...], world: int | None = None
+) -> Replay:
+    """A forked child's side: torch made safe after a fork, then the replay.
+
+    ``world``: the size of the user's process group (default: the one this child inherited);
+    a group of one is made anew here, never the parent's (its threads are not the child's).
+    """
     fork_safe_torch()
+    own_group(world if world is not None else group_world_size())
     return replayed_here(workload, changes)
 
 

@@ -66,8 +66,11 @@ def _quiet(printed: Path) -> None:
     sys.stdout = sys.stderr = open(out, "w", closefd=False)  # noqa: SIM115
 
 
-def fork_one(workload: Workload, folder: Path, number: str) -> int:
-    """Fork a child that replays request ``number``; its pid (the child never returns)."""
+def fork_one(workload: Workload, folder: Path, number: str, world: int | None = None) -> int:
+    """Fork a child that replays request ``number``; its pid (the child never returns).
+
+    ``world``: the size of the user's process group (the child makes its own of one).
+    """
     pid = os.fork()
     if pid:
         return pid
@@ -77,7 +80,7 @@ def fork_one(workload: Workload, folder: Path, number: str) -> int:
         with (folder / f"stack-{number}").open("wb") as stack:
             arm(stack)
             changes = pickle.loads((folder / f"request-{number}").read_bytes())  # noqa: S301
-            answer = _child(lambda: forked_side(workload, changes))
+            answer = _child(lambda: forked_side(workload, changes, world))
         (folder / f"answer-{number}").write_bytes(answer)
         sys.stdout.flush()
     finally:
@@ -93,7 +96,7 @@ def _serve(job: ReplayJob, folder: Path, control: IO[str]) -> None:
     if unsafe:
         return
     for line in sys.stdin:
-        pid = fork_one(workload, folder, line.strip())
+        pid = fork_one(workload, folder, line.strip(), job.torch.process_group_world)
         control.write(f"pid {pid}\n")
         control.flush()
         status = os.waitpid(pid, 0)[1]

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
+from symdebug._torch.process_group import refuse_many_ranks
 from symdebug.live.changes import Change
 from symdebug.live.fork_safety import fork_unsafe_reason
 from symdebug.live.isolated import Outcome
@@ -44,6 +45,7 @@ class Replayer:
     def __init__(
         self, workload: Workload, *, timeout: float = TIMEOUT_S, start: Start = "spawn"
     ) -> None:
+        refuse_many_ranks()  # at once: never a replay that waits on ranks it does not run
         self.workload, self.timeout = workload, timeout
         self.process, self.said = self._choose(start)
         sent = workload_ref(workload) if self.process == "spawn" else None
