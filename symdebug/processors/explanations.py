@@ -6,12 +6,14 @@ steps every view shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from symdebug.fixes.guard_text import guard_text
 from symdebug.model.compiler_guards import compiler_guard_note
 from symdebug.model.index import FactIndex
-from symdebug.model.names import renamed
+from symdebug.model.names import shown_name
 from symdebug.model.types import (
+    Compile,
     Facts,
     Fix,
     Frame,
@@ -129,17 +131,22 @@ def fix_step(fix: Fix) -> WhyStep:
     return WhyStep("fix", f"{fix.code}\n# {fix.explanation}" if fix.explanation else fix.code)
 
 
-def guard_steps(guard: Guard, caller: Frame | None = None) -> list[WhyStep]:
+def guard_steps(
+    guard: Guard, caller: Frame | None = None, names: Mapping[str, str] | None = None
+) -> list[WhyStep]:
     """A guard, its FX node (or the absence of one), its user line and any library line.
+
+    The guard is said in the user's names first (``x.shape[1] > 8``), torch's form beside
+    it (``s27 > 8``); ``names``: a wrapper frame's inputs by the user's names.
 
     A guard the compiler added (backward, Inductor) says so, and when it matters.
 
     The user line is the deepest one of the user's own code (``caller``, the call site of
     the compiled frame, when every traced line lies in a library).
     """
-    steps = [
-        WhyStep("guard", f"{guard.expr} [{guard.cause}, {guard.status}, {guard.phase}]", guard.id)
-    ]
+    said = guard_text(guard, names or {})
+    shown = f"{said}  (torch: {guard.expr})" if said and said != guard.expr else guard.expr
+    steps = [WhyStep("guard", f"{shown} [{guard.cause}, {guard.status}, {guard.phase}]", guard.id)]
     note = compiler_guard_note(guard)
     if guard.fx_node:
         inferred = " (inferred)" if guard.fx_node_inferred else ""
@@ -165,14 +172,17 @@ def _recompile_step(recompile: Recompile) -> WhyStep:
 
 
 def _steps(
-    explanation: SourceExplanation, recompiles: list[Recompile], caller: Frame | None
+    explanation: SourceExplanation, recompiles: list[Recompile], compile_: Compile | None
 ) -> list[WhyStep]:
     e = explanation
     value = f" = {e.value}" if e.value is not None else ""
     cause = f" ({e.cause})" if e.cause and e.state != "dynamic" else ""
-    steps = [WhyStep("state", f"{e.source} is {e.state}{value} in compile {e.compile_id}{cause}")]
+    said = f"{e.user_name} ({e.source})" if e.user_name else e.source
+    names = compile_.callee.names if compile_ is not None and compile_.callee else {}
+    steps = [WhyStep("state", f"{said} is {e.state}{value} in compile {e.compile_id}{cause}")]
+    caller = compile_.caller if compile_ is not None else None
     for guard in e.guards[:MAX_GUARD_STEPS]:
-        steps += guard_steps(guard, caller)
+        steps += guard_steps(guard, caller, names)
     steps += [_recompile_step(r) for r in recompiles]
     steps += [fix_step(fix) for fix in e.fixes]
     return steps
@@ -212,9 +222,9 @@ def explain(
         user_frame=_user_frame(symbol, guards),
     )
     compile_ = index.compile.get(symbol.compile_id)
-    explanation.steps = _steps(explanation, recompiles, compile_.caller if compile_ else None)
-    if compile_ is not None and compile_.callee is not None:
-        explanation.user_name = renamed(source, compile_.callee.names)
+    names = compile_.callee.names if compile_ is not None and compile_.callee else {}
+    explanation.user_name = shown_name(source, names)  # x.shape[1]: every view shows it
+    explanation.steps = _steps(explanation, recompiles, compile_)
     return explanation
 
 

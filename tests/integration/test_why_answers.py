@@ -65,3 +65,18 @@ def test_a_symbol_asked_by_its_name() -> None:
     unbacked = next(sym for sym in s.symbols if sym.state == "unbacked")
     with pytest.raises(KeyError, match="a symbol torch created, not an input"):
         s.why(unbacked.name)
+
+
+def test_the_documents_steps_say_the_users_names_beside_torchs() -> None:
+    """The viewer's why tab draws the document's steps: user names first (issue 46, 21)."""
+    with symdebug.capture() as s:
+        compiled = torch.compile(sized, backend="eager")
+        for n in (6, 8, 10):
+            compiled(torch.randn(n, 4), torch.randn(n - 3))
+    explained = next(e for e in s.facts.explanations if e.source == "L['x'].size()[0]")
+    assert explained.user_name == "x.shape[0]"  # the picker's label: x.shape[0] (L['x']...)
+    state, *rest = explained.steps
+    assert state.text.startswith("x.shape[0] (L['x'].size()[0]) is dynamic")
+    guards = [step.text for step in rest if step.kind == "guard"]
+    assert guards and all("  (torch: " in text for text in guards), guards
+    assert all(not text.startswith(("Eq(", "Ne(", "s")) for text in guards), guards
