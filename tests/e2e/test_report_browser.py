@@ -71,7 +71,7 @@ def test_overview_guards_detail_why_and_deep_link(browser, report: Path) -> None
     assert guard_id
     page.click("[data-tab=why]")
     page.select_option("select[aria-label=source]", "L['x'].size()[0]")
-    expect(page.locator(".steps")).to_contain_text("L['x'].size()[0] is ")
+    expect(page.locator(".steps")).to_contain_text("x.shape[0] (L['x'].size()[0]) is ")
     expect(page.locator(".steps")).to_contain_text("recompile 0/1")
     page.screenshot(path=str(SHOTS / "why.png"))
     linked = open_report(browser, report, f"#guard={quote(guard_id, safe='')}")
