@@ -84,7 +84,7 @@ def test_sizes_pane_draws_the_sweep(browser, report: Path) -> None:  # type: ign
     page = open_report(browser, report)
     page.click("[data-tab=sizes]")
     expect(page.locator("svg[data-chart=sweep] [data-point] circle")).to_have_count(6)
-    expect(page.locator("[data-pane=sizes]")).to_contain_text("6 sizes of L['x'].size()[0]")
+    expect(page.locator("[data-pane=sizes]")).to_contain_text("6 sizes of x.shape[0]")
     page.screenshot(path=str(SHOTS / "sizes.png"))
 
 
