@@ -16,7 +16,7 @@ LIBRARY_LINE = "return self.__class__(list(self._modules.values())[idx])"
 REASON = (
     f"0/0: exit_at == 1  # {LIBRARY_LINE}  # nn/modules/container.py:390 in __getitem__\n"
     "User stack trace:\n"
-    '  File "/home/u/layer_index_lookup.py", line 24, in forward\n'
+    '  File "model/layer_index_lookup.py", line 24, in forward\n'
     "    for block in self.blocks[: exit_at + 1]:\n"
     f'  File "{CONTAINER}", line 390, in __getitem__\n'
     f"    {LIBRARY_LINE}"
@@ -33,7 +33,7 @@ def test_the_printed_user_stack_is_read_outermost_first() -> None:
 
 
 def _facts(spec_frame: Frame) -> Facts:
-    caller = Frame("/home/u/layer_index_lookup.py", 39, "main", "outputs.append(...)")
+    caller = Frame("model/layer_index_lookup.py", 39, "main", "outputs.append(...)")
     first = Compile("0/0", 0, 0, name="forward", caller=caller)
     facts = Facts(compiles=[first, Compile("0/1", 0, 1, name="forward", caller=caller)])
     facts.compiles[1].recompile_reasons = [REASON]
@@ -51,6 +51,6 @@ def test_a_library_specialization_without_a_stack_takes_the_users_line_from_the_
 
 
 def test_a_specialization_in_the_users_own_code_keeps_its_line() -> None:
-    own = Frame("/home/u/layer_index_lookup.py", 27, "forward", "padding = ...")
+    own = Frame("model/layer_index_lookup.py", 27, "forward", "padding = ...")
     (recompile,) = _facts(own).recompiles
     assert recompile.user_frame == own
