@@ -15,8 +15,13 @@ from collections.abc import Sequence
 
 def mark_script_command(parser: argparse.ArgumentParser) -> None:
     """Remember the command's own options (call once every option is added)."""
-    found = {option for action in parser._actions for option in action.option_strings}
-    parser.set_defaults(own_options=frozenset(found - {"-h", "--help"}))
+    takes_value = {
+        option: action.nargs != 0
+        for action in parser._actions
+        for option in action.option_strings
+        if option not in {"-h", "--help"}
+    }
+    parser.set_defaults(own_options=takes_value)
 
 
 def script_arguments(args: argparse.Namespace, argv: Sequence[str]) -> list[str]:
@@ -35,10 +40,27 @@ def script_arguments(args: argparse.Namespace, argv: Sequence[str]) -> list[str]
     mistaken = next((a for a in given if a.split("=", 1)[0] in own), None)
     if mistaken is None:
         return given
-    before = shlex.join([args.command, *given, args.script])
-    after = shlex.join([args.command, args.script, "--", *given])
+    ours, theirs = _split_own(given, own)
+    before = shlex.join([*words[:at], *ours, args.script, *theirs])
+    after = shlex.join([*words[:at], args.script, "--", *given])
     raise ValueError(
         f"{mistaken} comes after the script, so it would go to the script: put symdebug's "
         f"options first (symdebug {before}), or pass it to the script after -- "
         f"(symdebug {after})"
     )
+
+
+def _split_own(given: list[str], own: dict[str, bool]) -> tuple[list[str], list[str]]:
+    """The words that are symdebug's options (with their values), and the script's."""
+    ours: list[str] = []
+    theirs: list[str] = []
+    words = iter(given)
+    for word in words:
+        name, has_value = word.split("=", 1)[0], "=" in word
+        if name not in own:
+            theirs.append(word)
+            continue
+        ours.append(word)
+        value = next(words, None) if own[name] and not has_value else None
+        ours.extend([] if value is None else [value])
+    return ours, theirs

@@ -136,8 +136,8 @@ def test_run_gives_the_script_everything_after_its_name(tmp_path: Path) -> None:
     )
     out = tmp_path / "report.html"
     argv = [str(script), "--epochs", "1", "-o", "theirs.txt", "--redact"]
-    subprocess.run(
-        [sys.executable, "-m", "symdebug", "run", "-o", str(out), *argv],
+    subprocess.run(  # after --, even an option of symdebug's own (issue 46, point 15)
+        [sys.executable, "-m", "symdebug", "run", "-o", str(out), argv[0], "--", *argv[1:]],
         capture_output=True,
         text=True,
         check=True,

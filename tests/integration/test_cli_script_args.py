@@ -56,3 +56,11 @@ def test_the_scripts_own_options_pass_as_before(tmp_path: Path) -> None:
     done = symdebug(tmp_path, "run", "-o", "r.html", "s.py", "--epochs", "1")
     assert done.returncode == 0, done.stderr
     assert "script ran with ['--epochs', '1']" in done.stdout
+
+
+def test_the_hint_moves_only_symdebugs_options(tmp_path: Path) -> None:
+    (tmp_path / "s.py").write_text(SCRIPT)
+    done = symdebug(tmp_path, "run", "-o", "r.html", "s.py", "--epochs", "1", "--redact")
+    assert done.returncode == 2
+    assert "symdebug run -o r.html --redact s.py --epochs 1" in done.stderr
+    assert "symdebug run -o r.html s.py -- --epochs 1 --redact" in done.stderr
