@@ -120,6 +120,9 @@ class EventStream:
     problems: list[Problem] = field(default_factory=list)
     source: str = "live"
     file_aliases: dict[str, str] = field(default_factory=dict)
+    #: (torch's compile id, the notebook cells' names of files as it started), in start
+    #: order: a cell run again with the same text keeps its file under a new number.
+    cell_names_at_start: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     #: One dict per distinct stack frame: guards' stacks repeat the same frames thousands
     #: of times, and a log's events would otherwise hold a copy of each.
     frames: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
@@ -163,7 +166,10 @@ class EventStream:
         dropped = len(ends) - keep
         if dropped <= 0:
             return 0
-        del self.events[: ends[dropped - 1] + 1]
+        cut = ends[dropped - 1] + 1
+        starts = sum(1 for event in self.events[:cut] if _first_start(event))
+        del self.events[:cut]
+        del self.cell_names_at_start[:starts]  # one per first start, as recorded
         return dropped
 
     def problem_counts(self) -> dict[str, int]:
@@ -172,3 +178,8 @@ class EventStream:
         for problem in self.problems:
             counts[problem.kind] = counts.get(problem.kind, 0) + 1
         return counts
+
+
+def _first_start(event: Event) -> bool:
+    """A compile's first ``dynamo_start`` (not a restart's)."""
+    return event.name == "dynamo_start" and event.key is not None and event.key.attempt == 0

@@ -29,6 +29,7 @@ from symdebug.pipeline import (
     enrich,
     stream_facts,
 )
+from symdebug.processors.cells import cell_names
 from symdebug.processors.pass_table import Pass, passes, written_lists
 from symdebug.torchtext.source_text import sources_read
 from symdebug.torchtext.stacks import StackReader
@@ -61,7 +62,7 @@ class IncrementalBuilder:
 
     def build(self, stream: EventStream, *, capture_errors: int = 0) -> Facts:
         """The facts :func:`symdebug.pipeline.build` gives for ``stream``."""
-        steps = passes(stream.file_aliases)
+        steps = passes(cell_names(stream))
         with collector_paused(), sources_read(stream.source == LIVE):
             facts = self._facts_of_compiles(stream, capture_errors, _copied_lists(steps))
             return enrich(facts, steps)

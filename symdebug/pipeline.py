@@ -33,6 +33,7 @@ from symdebug.builders.torch_release import VERSION_ARTIFACT, stream_release, to
 from symdebug.events import Event, EventStream
 from symdebug.model.serialize import stale_fixes, stale_names
 from symdebug.model.types import Facts
+from symdebug.processors.cells import cell_names
 from symdebug.processors.pass_table import (
     EXPLAINING,
     FIXES,
@@ -235,4 +236,4 @@ def build(stream: EventStream, *, capture_errors: int = 0) -> Facts:
     """All facts of a stream: built per compile, then every pass, in order."""
     with collector_paused(), sources_read(stream.source == LIVE):  # a log: the log alone
         facts = facts_of_compiles(stream, capture_errors=capture_errors)
-        return enrich(facts, passes(stream.file_aliases))
+        return enrich(facts, passes(cell_names(stream)))

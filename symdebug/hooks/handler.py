@@ -66,7 +66,7 @@ class CaptureHandler(logging.Handler):
         self.started_receivers: list[tuple[str, weakref.ref[Any] | None]] = []
         #: (torch's compile id, the module globals its frame reads), as each compile starts.
         self.started_globals: list[tuple[str, dict[str, Any]]] = []
-        #: Returns file aliases (notebook cells) to apply when the session is built.
+        #: Returns file aliases (notebook cells), read as each compile starts.
         self.alias_provider: Callable[[], dict[str, str]] | None = None
         self._shape_envs: dict[CompileKey, Any] = {}
 
@@ -122,6 +122,14 @@ class CaptureHandler(logging.Handler):
         self.started_receivers.append((key.compile_id, _weak(receiver)))
         if module_globals is not None:  # a module's globals: it outlives the frame anyway
             self.started_globals.append((key.compile_id, module_globals))
+        if self.alias_provider is not None:
+            self._remember_cell_names(key.compile_id, self.alias_provider())
+
+    def _remember_cell_names(self, compile_id: str, names: dict[str, str]) -> None:
+        """The cells' names of files as this compile starts (one dict while they stay)."""
+        kept = self.stream.cell_names_at_start
+        same = kept and kept[-1][1] == names
+        kept.append((compile_id, kept[-1][1] if same else names))
 
     def _remember_shape_env(self, key: CompileKey | None) -> None:
         if key is not None and key not in self._shape_envs:

@@ -9,13 +9,13 @@ than a convention.  :func:`symdebug.pipeline.enrich` runs them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
 from symdebug.model.types import Facts
 from symdebug.processors.causes import classify_guards, classify_specializations
-from symdebug.processors.cells import alias_files
+from symdebug.processors.cells import CellNames, alias_files
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.export_fixes import suggest_export_fixes
 from symdebug.processors.failures import settle_failed_breaks
@@ -39,11 +39,20 @@ GROUPS: dict[str, frozenset[str]] = {
         {
             "guards.user_stack",
             "symbols.user_frame",
+            "symbols.range_locs",
             "specializations.user_frame",
             "fx_nodes.filename",
             "compiles.filename",
             "graph_breaks.user_stack",
             "graph_breaks.user_frame",
+            "recompiles.user_frame",
+            "recompiles.reasons",
+            "compiles.caller",
+            "compiles.callee",
+            "compiles.recompile_reasons",
+            "compiles.graphs",
+            "compiles.shape_checks",
+            "compiles.value_checks",
         }
     ),
     # The constants the states' pass adds to ``symbols``: no earlier pass reads them.
@@ -236,18 +245,18 @@ BREAK_STEPS = _pass(
 )
 
 
-def renaming(aliases: Mapping[str, str]) -> Pass:
+def renaming(names: CellNames) -> Pass:
     """Notebook cells as ``Cell [N]``: after every pass that matches torch's own file names.
 
     It changes how files are named, not which frame is which: it writes ``file_names``,
     which only the explanations (text people read) depend on.
     """
-    return _pass("cell names", partial(alias_files, aliases=aliases), "", "file_names")
+    return _pass("cell names", partial(alias_files, names=names), "", "file_names")
 
 
-def passes(aliases: Mapping[str, str] | None = None) -> tuple[Pass, ...]:
-    """Every pass, in order, for a stream with these file aliases (none: no cell names)."""
-    named = (renaming(aliases),) if aliases else ()
+def passes(names: CellNames | None = None) -> tuple[Pass, ...]:
+    """Every pass, in order, for a stream with these cell names (none: no cell names)."""
+    named = (renaming(names),) if names else ()
     return (*ENRICHING, *named, EXPLAINING, BREAK_STEPS)
 
 
@@ -272,7 +281,8 @@ def _overlap(reads: frozenset[str], writes: frozenset[str]) -> list[str]:
     return sorted(r for r in reads for w in writes if r == w or r.startswith(w + "."))
 
 
-check_order(passes({"<a notebook cell's file>": "Cell [1]"}))  # every pass, cell names too
+# every pass, cell names too
+check_order(passes(CellNames({"<a notebook cell's file>": "Cell [1]"})))
 
 
 def written_lists(steps: Iterable[Pass]) -> frozenset[str]:

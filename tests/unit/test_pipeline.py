@@ -21,6 +21,7 @@ from symdebug.model.types import (
 )
 from symdebug.pipeline import build, enrich, facts_of_compiles, stale_passes, upgrade
 from symdebug.processors.causes import classify_guards, classify_specializations
+from symdebug.processors.cells import CellNames
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.fixes import suggest_fixes
 from symdebug.processors.kernel_audit import explain_specialized_dims
@@ -327,7 +328,7 @@ def _run_unchanged(facts: Facts) -> Facts:
     """Every pass (cell names too) on ``facts``; each must leave what it read as it was."""
     cell = next((c.filename for c in facts.compiles if c.filename), "/w/m.py")
     with sources_read(False):
-        for step in passes({cell: "Cell [1]"}):
+        for step in passes(CellNames({cell: "Cell [1]"})):
             before = copy.deepcopy(facts)
             writes = step.run(facts)
             assert facts == before, f"pass {step.name!r} changed the facts it was given"
