@@ -92,3 +92,41 @@ def suite() -> SuiteFacts:
     gpt = WorkloadResult("gpt2", 9, 2, 1, {"static_by_default": 2}, [n], "javascript:alert(1)")
     t5 = WorkloadResult("t5", 0, 0, 0, report=None, error=f"Traceback: boom {HOSTILE}")
     return SuiteFacts([bert, gpt, t5], torch=f"2.13.0+cpu{IMG}")
+
+
+#: Causes a big suite's workloads recompile for: one matrix column each.
+WIDE_CAUSES = (
+    "int_specialized",
+    "op_requirement",
+    "static_by_default",
+    "user_branch",
+    "duck_sizing",
+    "dtype",
+    "global_state",
+    "length",
+)
+#: Inputs a big suite's workloads made constants: one matrix column each.
+WIDE_DIMS = (
+    "input_ids.shape[1]",
+    "attention_mask.shape[1]",
+    "pixel_values.shape[2]",
+    "pixel_values.shape[3]",
+    "self.config.max_position_embeddings",
+    "past_key_values[0][0].shape[2]",
+)
+
+
+def wide_suite() -> SuiteFacts:
+    """Twelve workloads of a model zoo: every cause and input above, and a long traceback."""
+    workloads = []
+    for number in range(12):
+        causes = {cause: number + i for i, cause in enumerate(WIDE_CAUSES) if (number + i) % 3}
+        specs = [
+            SuiteSpecialization("Model.forward", f"L['{dim}']", dim, WIDE_CAUSES[i], [8, 16], "m.py:3")
+            for i, dim in enumerate(WIDE_DIMS)
+            if (number + i) % 2
+        ]
+        name = f"huggingface/{'facebook-opt' if number % 2 else 'google-t5'}-{number}-large-fp16"
+        workloads.append(WorkloadResult(name, 40 + number, 30 + number, number, causes, specs))
+    workloads[3].error = "Traceback (most recent call last):\n" + "  File x.py, line 1\n" * 6
+    return SuiteFacts(workloads, torch="2.15.0+cpu")

@@ -11,6 +11,7 @@ export const STYLES = `
 .sd .pane { flex: 1; min-width: 0; }
 .sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }
 .sd .detail pre { white-space: pre-wrap; }
+.sd .scroll-x { overflow-x: auto; max-width: 100%; }
 .sd table { border-collapse: collapse; width: 100%; }
 .sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }
 .sd table.guards { table-layout: fixed; min-width: 760px; }

@@ -9,13 +9,21 @@ import type { SuiteColumn } from "./suitemodel";
 import { cellText, dimensionCell, relativeHref, sortWorkloads, suiteColumns } from "./suitemodel";
 
 export const SUITE_STYLES = `
+.sd .scroll-x { overflow: auto; max-height: 85vh; }  /* its header rows stay in sight */
+.sd table.suite { width: auto; overflow-wrap: normal; }  /* words whole: a cell wraps at spaces and _ */
 .sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }
 .sd table.suite tr.failed td { background: #ffebe9; }
-.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }
-.sd table.suite td.dim { cursor: help; }
+.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; min-width: 16em; max-width: 28em; }
+.sd table.suite td.error div { max-height: 5.8em; overflow: auto; }  /* four lines */
+.sd table.suite td.dim { cursor: help; font-size: 12px; white-space: normal; }
 .sd table.suite td.hit { background: #fff1c2; font-weight: 600; }
 .sd table.suite td.dim.hit { background: #ffe2cc; }
-.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }
+.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; top: 0; height: 22px; box-sizing: border-box; }
+.sd table.suite tr.columns th { top: 22px; vertical-align: bottom; white-space: normal; }
+.sd table.suite th.turned span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block; max-height: 22em; overflow: hidden; text-overflow: ellipsis; }
+.sd table.suite [data-col=name] { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 10em; max-width: 22em; white-space: normal; overflow-wrap: break-word; }
+.sd table.suite th[data-col=name] { z-index: 2; background: #f6f8fa; }
+.sd table.suite tr.failed td[data-col=name] { background: #ffebe9; }
 `;
 
 /** The header above each group of columns: what a reader looks for in it. */
@@ -26,6 +34,9 @@ const GROUPS: Record<SuiteColumn["kind"], string> = {
   dim: "inputs made constants (why)",
   error: "",
 };
+
+/** Columns whose header reads upwards: a cause's or an input's name is wider than its cells. */
+const TURNED = new Set<SuiteColumn["kind"]>(["cause", "dim"]);
 
 /** Draw the suite into `root` (already styled: index.ts `render` made it). */
 export function renderSuite(root: HTMLElement, suite: SuiteDocument): void {
@@ -63,12 +74,17 @@ function matrix(
 ): HTMLElement {
   const head = h(
     "tr",
-    {},
+    { class: "columns" },
     ...columns.map((column) =>
       h(
         "th",
-        { "data-col": column.key, title: headerHint(column), onclick: () => onSort(column) },
-        column.label + sortMark(sort, column),
+        {
+          class: TURNED.has(column.kind) ? "turned" : "",
+          "data-col": column.key,
+          title: headerHint(column),
+          onclick: () => onSort(column),
+        },
+        h("span", {}, column.label + sortMark(sort, column)),
       ),
     ),
   );
@@ -119,17 +135,23 @@ function cell(workload: WorkloadResult, column: SuiteColumn): HTMLElement {
       return h("td", { "data-col": column.key }, nameLink(workload));
     case "dim": {
       const { text, title } = dimensionCell(workload, column.key.slice("dim:".length));
-      return h("td", { class: text ? "dim hit" : "dim", title, "data-col": column.key }, text);
+      return h("td", { class: text ? "dim hit" : "dim", title, "data-col": column.key }, ...breakable(text));
     }
     case "cause": {
       const text = cellText(workload, column);
       return h("td", { class: text ? "count hit" : "count", "data-col": column.key }, text);
     }
     case "error":
-      return h("td", { class: "error", "data-col": column.key }, cellText(workload, column));
+      // a traceback scrolls in its cell: the row stays as high as a few lines
+      return h("td", { class: "error", "data-col": column.key }, h("div", {}, cellText(workload, column)));
     default:
       return h("td", { class: "count", "data-col": column.key }, cellText(workload, column));
   }
+}
+
+/** A cause's name that may wrap after each underscore (`static_by_` / `default`). */
+function breakable(text: string): (string | HTMLElement)[] {
+  return text.split(/(?<=_)/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
 }
 
 /** The workload's name, linked to its own report when the document gives a relative path. */

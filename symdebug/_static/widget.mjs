@@ -1287,7 +1287,7 @@ function Cn(t) {
 	return r;
 }
 // src/styles.ts
-var wn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Tn = [
+var wn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd .scroll-x { overflow-x: auto; max-width: 100%; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Tn = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
@@ -1366,41 +1366,42 @@ function In(e) {
 	return !e || Fn.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Pn.test(e) ? null : e;
 }
 // src/suite.ts
-var Ln = "\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; max-width: 480px; }\n.sd table.suite td.dim { cursor: help; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; }\n", Rn = {
+var Ln = "\n.sd .scroll-x { overflow: auto; max-height: 85vh; }  /* its header rows stay in sight */\n.sd table.suite { width: auto; overflow-wrap: normal; }  /* words whole: a cell wraps at spaces and _ */\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; min-width: 16em; max-width: 28em; }\n.sd table.suite td.error div { max-height: 5.8em; overflow: auto; }  /* four lines */\n.sd table.suite td.dim { cursor: help; font-size: 12px; white-space: normal; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; top: 0; height: 22px; box-sizing: border-box; }\n.sd table.suite tr.columns th { top: 22px; vertical-align: bottom; white-space: normal; }\n.sd table.suite th.turned span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block; max-height: 22em; overflow: hidden; text-overflow: ellipsis; }\n.sd table.suite [data-col=name] { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 10em; max-width: 22em; white-space: normal; overflow-wrap: break-word; }\n.sd table.suite th[data-col=name] { z-index: 2; background: #f6f8fa; }\n.sd table.suite tr.failed td[data-col=name] { background: #ffebe9; }\n", Rn = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
-};
-function zn(t, n) {
+}, zn = /* @__PURE__ */ new Set(["cause", "dim"]);
+function Bn(t, n) {
 	t.setAttribute("data-view", "suite");
 	let r = On(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Vn(n.workloads, r, a, (e) => {
+		i.replaceChildren(Hn(n.workloads, r, a, (e) => {
 			a = M(a, e), o();
 		}));
 	};
-	o(), t.append(Bn(n), i);
+	o(), t.append(Vn(n), i);
 }
-function Bn(t) {
+function Vn(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Vn(t, n, r, i) {
-	let a = e("tr", {}, ...n.map((t) => e("th", {
+function Hn(t, n, r, i) {
+	let a = e("tr", { class: "columns" }, ...n.map((t) => e("th", {
+		class: zn.has(t.kind) ? "turned" : "",
 		"data-col": t.key,
-		title: Un(t),
+		title: Wn(t),
 		onclick: () => i(t)
-	}, t.label + N(r, t)))), o = Nn(t, r).map(({ item: e, index: t }) => Wn(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, Hn(n), a), e("tbody", {}, ...o));
+	}, e("span", {}, t.label + N(r, t))))), o = Nn(t, r).map(({ item: e, index: t }) => Gn(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Un(n), a), e("tbody", {}, ...o));
 }
-function Hn(t) {
+function Un(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
@@ -1410,28 +1411,28 @@ function Hn(t) {
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function Un(e) {
+function Wn(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function Wn(t, n, r) {
+function Gn(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => Gn(t, e)));
+	}, ...r.map((e) => Kn(t, e)));
 }
-function Gn(t, n) {
+function Kn(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, Kn(t));
+		case "name": return e("td", { "data-col": n.key }, Jn(t));
 		case "dim": {
 			let { text: r, title: i } = An(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
 				"data-col": n.key
-			}, r);
+			}, ...qn(r));
 		}
 		case "cause": {
 			let r = Q(t, n);
@@ -1443,31 +1444,34 @@ function Gn(t, n) {
 		case "error": return e("td", {
 			class: "error",
 			"data-col": n.key
-		}, Q(t, n));
+		}, e("div", {}, Q(t, n)));
 		default: return e("td", {
 			class: "count",
 			"data-col": n.key
 		}, Q(t, n));
 	}
 }
-function Kn(t) {
+function qn(t) {
+	return t.split(/(?<=_)/).flatMap((t, n) => n ? [e("wbr"), t] : [t]);
+}
+function Jn(t) {
 	let n = In(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/symbols.ts
-function qn(e) {
+function Yn(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function Jn(t) {
+function Xn(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => () => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-var Yn = 500;
-function Xn(t, n) {
-	let r = t.symbols.filter((e) => !e.expected), i = Jn(t), a = (e) => e < r.length ? Zn(r[e], n) : i[e - r.length]();
+var Zn = 500;
+function Qn(t, n) {
+	let r = t.symbols.filter((e) => !e.expected), i = Xn(t), a = (e) => e < r.length ? $n(r[e], n) : i[e - r.length]();
 	return mt("symbols", e("tr", {}, ...[
 		"compile",
 		"symbol",
@@ -1477,9 +1481,9 @@ function Xn(t, n) {
 		"range",
 		"state",
 		"cause"
-	].map((t) => e("th", {}, t))), r.length + i.length, a, Yn);
+	].map((t) => e("th", {}, t))), r.length + i.length, a, Zn);
 }
-function Zn(t, n) {
+function $n(t, n) {
 	let r = t.range ? `[${t.range[0]}, ${t.range[1]}]` : "";
 	return e("tr", {
 		class: "row",
@@ -1487,25 +1491,25 @@ function Zn(t, n) {
 			pane: "why",
 			source: t.sources[0]
 		})
-	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, E(t)), e("td", {}, qn(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
+	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, E(t)), e("td", {}, Yn(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
 }
 // src/why.ts
-var Qn = 20;
-function $n(t, r, i, a = {}) {
-	let o = r.source ?? ke(t) ?? "", s = de(t, o), c = s.at(-1), l = e("div", {}, er(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${w(t, c.compile_id)}`) : null, tr(c?.steps ?? [], i, a), L(c?.fixes ?? []));
-	return V(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${w(t, e.compile_id)}`], () => [tr(e.steps, i, a), L(e.fixes)])], () => 1, Qn), l;
+var er = 20;
+function tr(t, r, i, a = {}) {
+	let o = r.source ?? ke(t) ?? "", s = de(t, o), c = s.at(-1), l = e("div", {}, nr(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${w(t, c.compile_id)}`) : null, rr(c?.steps ?? [], i, a), L(c?.fixes ?? []));
+	return V(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${w(t, e.compile_id)}`], () => [rr(e.steps, i, a), L(e.fixes)])], () => 1, er), l;
 }
-function er(e, t, n) {
+function nr(e, t, n) {
 	let r = (t) => {
 		let n = fe(e, t)?.user_name;
 		return n ? `${n} (${t})` : t;
 	}, o = i(t ? [t] : [], t, "source", (e) => n({ source: e }), r);
 	return H(() => a(o, ue(e), r)), o;
 }
-function tr(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, nr(t, n, r))));
+function rr(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, ir(t, n, r))));
 }
-function nr(t, n, r) {
+function ir(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, F(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -1517,7 +1521,7 @@ function nr(t, n, r) {
 	}, t.text);
 }
 // src/index.ts
-var rr = [
+var ar = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1526,7 +1530,7 @@ var rr = [
 	"sizes",
 	"hunt"
 ];
-function ir(e) {
+function or(e) {
 	let t = me(e), n = {
 		pane: "overview",
 		filter: {},
@@ -1545,74 +1549,74 @@ function ir(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : rr.includes(t.pane) ? {
+	} : ar.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function ar(e, t, n = {}) {
-	"diff_version" in t ? Ge($(e, We), t, n) : "suite_version" in t ? zn($(e, Ln), t) : or($(e), t, n);
+function sr(e, t, n = {}) {
+	"diff_version" in t ? Ge($(e, We), t, n) : "suite_version" in t ? Bn($(e, Ln), t) : cr($(e), t, n);
 }
 function $(t, n = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
 	return a.textContent = wn + n, r(t).append(a, i), i;
 }
-function or(t, n, r) {
-	let i = ee(n), a = r.deepLinks ?? !0, o = ir(a && typeof location < "u" ? location.hash : ""), s = (e) => {
+function cr(t, n, r) {
+	let i = ee(n), a = r.deepLinks ?? !0, o = or(a && typeof location < "u" ? location.hash : ""), s = (e) => {
 		o = {
 			...o,
 			...e
-		}, a && typeof history < "u" && history.replaceState(null, "", sr(o)), c();
+		}, a && typeof history < "u" && history.replaceState(null, "", lr(o)), c();
 	}, c = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": o.pane
-		}, lr(i, o, s, r));
-		t.replaceChildren(ur(i), dr(i, o, s), e("div", { class: "main" }, n, cr(i, o, s, r)));
+		}, dr(i, o, s, r));
+		t.replaceChildren(fr(i), pr(i, o, s), e("div", { class: "main" }, n, ur(i, o, s, r)));
 	};
 	c();
 }
-function sr(e) {
+function lr(e) {
 	return e.pane === "guards" && e.guard ? T({
 		pane: "guard",
 		id: e.guard
 	}) : T({ pane: e.pane });
 }
-function cr(t, n, r, i) {
+function ur(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
 	}, yt(t, n.guard, r, i));
 }
-function lr(e, t, n, r) {
+function dr(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return Xn(e, n);
+		case "symbols": return Qn(e, n);
 		case "guards": return ht(e, t, n, r);
-		case "why": return $n(e, t, n, r);
+		case "why": return tr(e, t, n, r);
 		case "kernels": return Bt(e);
 		case "sizes": return Cn(e);
 		case "hunt": return Mt(e, r);
 		default: return Gt(e, n, r);
 	}
 }
-function ur(t) {
+function fr(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, je(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function dr(t, n, r) {
-	return e("nav", {}, ...rr.filter((e) => e !== "hunt" || wt(t).length).map((t) => e("button", {
+function pr(t, n, r) {
+	return e("nav", {}, ...ar.filter((e) => e !== "hunt" || wt(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function fr(e, t) {
+function mr(e, t) {
 	let n = e;
-	for (let e of t) n = pr(n, e);
+	for (let e of t) n = hr(n, e);
 	return n;
 }
-function pr(e, t) {
+function hr(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1620,10 +1624,10 @@ function pr(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-function mr(e) {
+function gr(e) {
 	if (s(e.ownerDocument)) return (t) => c(e, t);
 }
-var hr = { render({ model: t, el: n }) {
+var _r = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1668,7 +1672,7 @@ var hr = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && g !== null) {
 			if (n.from !== _) return t.send({ type: "resend" });
-			g = fr(g, JSON.parse(n.operations)), _ = n.from + 1, v += 1, b();
+			g = mr(g, JSON.parse(n.operations)), _ = n.from + 1, v += 1, b();
 		}
 	}, b = () => {
 		if (g === null) return;
@@ -1677,9 +1681,9 @@ var hr = { render({ model: t, el: n }) {
 		o.replaceChildren(...pe(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), ar(r, e, {
+		})), sr(r, e, {
 			deepLinks: !1,
-			openFrame: mr(n)
+			openFrame: gr(n)
 		});
 	}, x = () => {
 		let e = t.get("results") ?? [];
@@ -1689,4 +1693,4 @@ var hr = { render({ model: t, el: n }) {
 		a.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(u, a, i, r), y(), x(), h(), f();
 } };
-export { hr as default, mr as frameOpener };
+export { _r as default, gr as frameOpener };

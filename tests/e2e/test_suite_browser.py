@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_report_browser import WAIT_MS, open_report
-from view_samples import HOSTILE, IMG, suite
+from view_samples import HOSTILE, IMG, suite, wide_suite
 
 from symdebug.renderers.suite_html import write_suite_html
 
@@ -116,3 +116,38 @@ def test_clicking_a_header_sorts_numerically_and_again_reverses(page) -> None:  
     assert _names(page) == [BERT, "gpt2", "t5"]
     page.locator("th[data-col='dim:L[\\'n\\']']").click()  # blank cells first, then the cause
     assert _names(page) == [BERT, "t5", "gpt2"]
+
+
+#: Where every box of the page lies: the page's own width, the header band, the matrix's
+#: scroll box and table, and each group of the band over the columns.
+MEASURE = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const scroller = document.querySelector(".scroll-x");
+  const table = document.querySelector("table.suite");
+  const columns = document.querySelectorAll("thead tr.columns th").length;
+  const groups = [...document.querySelectorAll("thead tr.groups th")];
+  return {
+    page: document.scrollingElement.scrollWidth, view: window.innerWidth,
+    header: box(document.querySelector("header")).width, scroller: box(scroller).width,
+    scrolls: scroller.scrollWidth > scroller.clientWidth, table: box(table),
+    band: [box(groups[0]).left, box(groups.at(-1)).right],
+    spanned: groups.reduce((n, th) => n + th.colSpan, 0), columns,
+  };
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 760])
+def test_a_big_suites_matrix_stays_in_its_page(browser, tmp_path: Path, width: int) -> None:  # type: ignore[no-untyped-def]
+    """Twelve workloads, eight causes and six inputs: the matrix fits a laptop's page; where
+    it cannot, it scrolls in its own box, and the header band always spans every column."""
+    path = write_suite_html(wide_suite(), tmp_path / "index.html")
+    page = open_report(browser, path)
+    page.set_viewport_size({"width": width, "height": 900})
+    at = page.evaluate(MEASURE)
+    assert at["page"] <= at["view"]  # the page itself never scrolls sideways
+    assert at["header"] == pytest.approx(at["scroller"], abs=1)
+    assert at["spanned"] == at["columns"]
+    assert at["band"] == pytest.approx([at["table"]["left"], at["table"]["right"]], abs=1)
+    assert at["scrolls"] == (width < 1280)  # a laptop's width shows it whole
+    page.screenshot(path=str(SHOTS / f"suite-{width}.png"), full_page=True)
+    page.close()
