@@ -122,7 +122,9 @@ def wide_suite() -> SuiteFacts:
     for number in range(12):
         causes = {cause: number + i for i, cause in enumerate(WIDE_CAUSES) if (number + i) % 3}
         specs = [
-            SuiteSpecialization("Model.forward", f"L['{dim}']", dim, WIDE_CAUSES[i], [8, 16], "m.py:3")
+            SuiteSpecialization(
+                "Model.forward", f"L['{dim}']", dim, WIDE_CAUSES[i], [8, 16], "m.py:3"
+            )
             for i, dim in enumerate(WIDE_DIMS)
             if (number + i) % 2
         ]
