@@ -35,6 +35,7 @@ from symdebug.model.serialize import stale_fixes, stale_names
 from symdebug.model.types import Facts
 from symdebug.processors.cells import cell_names
 from symdebug.processors.pass_table import (
+    CHANGES,
     EXPLAINING,
     FIXES,
     NAMING_GUARDS,
@@ -201,6 +202,8 @@ def stale_passes(facts: Facts) -> list[Pass]:
         wanted += [FIXES, EXPLAINING]
     elif renamed or (not facts.explanations and facts.symbols):  # older explanations
         wanted.append(EXPLAINING)
+    if not facts.changes and any(r.fixes for r in facts.recompiles):  # v12 and older
+        wanted.append(CHANGES)
     return [step for step in PASSES if step in wanted]
 
 

@@ -2,8 +2,8 @@
 // The session document as symdebug/model/serialize.py writes it; see also
 // symdebug/schema/session.schema.json.
 
-export const SCHEMA_VERSION = 12;
-export const MIME_TYPE = "application/vnd.symdebug.session.v12+json";
+export const SCHEMA_VERSION = 13;
+export const MIME_TYPE = "application/vnd.symdebug.session.v13+json";
 
 export type CompileStatus = "ok" | "failed" | "empty" | "incomplete";
 
@@ -50,7 +50,7 @@ export type FixKind = "setting" | "mark" | "code";
 
 export type WhyStepKind = "state" | "guard" | "node" | "line" | "recompile" | "fix";
 
-/** The session document (schema v12). */
+/** The session document (schema v13). */
 export interface Session {
   schema_version: number;
   compiles: Compile[];
@@ -73,6 +73,7 @@ export interface Session {
   hunt: HuntRow[];
   marks: MarkSite[];
   torch: TorchRun;
+  changes: Change[];
 }
 
 /** One Dynamo frame compile (the last attempt after restarts). */
@@ -296,6 +297,14 @@ export interface TorchRun {
   known: string;
 }
 
+/** One distinct change to make: the best fix of one or more recompiles, said once. */
+export interface Change {
+  fixes: Fix[];
+  recompiles: string[];
+  causes: Cause[];
+  lines: Frame[];
+}
+
 /** One dimension of a graph input tensor, or an int input, as a compile saw it. */
 export interface InputDim {
   source: string;
@@ -364,6 +373,7 @@ export interface Fix {
   effect: string;
   diff: string;
   needs: string;
+  saved: number | null;
 }
 
 /** A size that reaches a kernel as an argument (``ks0``), and what it stands for. */

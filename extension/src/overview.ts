@@ -1,5 +1,7 @@
-// The overview pane: each compiled frame, its compiles' timeline, and each recompile and graph
-// break explained as the document explains it.
+// The overview pane: what to change first (one card per distinct change), then each frame's
+// compiles as a strip coloured by the cause of each, then the details, folded: each recompile
+// and graph break explained as the document explains it.
+import { changesView } from "./changes";
 import type { GraphBreak, Guard, Recompile, Session } from "./document";
 import { append, h } from "./dom";
 import { fixesView } from "./fixes";
@@ -22,45 +24,87 @@ import { appendInParts } from "./parts";
 /** Compiles drawn before the overview's first paint; later frames are drawn while the browser is idle. */
 const FIRST_COMPILES = 100;
 
-/** Each compiled frame, the first ones now and the rest while the browser is idle. */
+/** What to change, the compiles by cause, then each frame's details (the later ones while idle). */
 export function overview(session: Session, go: Go, host: Host = {}): HTMLElement {
-  const root = h("div");
-  const draw = (frame: FrameGroup) => frameView(session, frame, go, host);
-  appendInParts(root, frames(session), draw, (frame) => frame.compiles.length, FIRST_COMPILES);
-  return root;
+  const all = frames(session);
+  const details = h("div", { class: "frame-list" });
+  const draw = (frame: FrameGroup) => [frameDetails(session, frame, go, host)];
+  appendInParts(details, all, draw, (frame) => frame.compiles.length, FIRST_COMPILES);
+  const strips = all.map((frame) => timeline(session, frame, go));
+  return h(
+    "div",
+    {},
+    changesView(session, host),
+    h("section", { class: "timelines" }, h("h2", {}, "Compiles by cause"), legend(session), ...strips),
+    h("section", { class: "details" }, h("h2", {}, "Details"), details),
+  );
 }
 
-/** One frame of the overview: its title, its compiles' timeline, its recompiles and graph breaks. */
-function frameView(session: Session, frame: FrameGroup, go: Go, host: Host): HTMLElement[] {
+/** A frame's title: `frame f` or `torch.export.f`. */
+function frameTitle(frame: FrameGroup): string {
+  return frame.compiles[0]?.kind === "export" ? `torch.export.${frame.name}` : `frame ${frame.name}`;
+}
+
+/** One frame's details, folded: its title and counts, its recompiles and graph breaks. */
+function frameDetails(session: Session, frame: FrameGroup, go: Go, host: Host): HTMLElement {
   const where = { filename: frame.filename, lineno: frame.lineno, name: frame.name, line: "" };
   const exported = frame.compiles[0]?.kind === "export"; // a torch.export call, not a frame
-  const title = exported ? `torch.export.${frame.name}` : `frame ${frame.name}`;
   const ids = new Set(frame.compiles.map((c) => c.compile_id));
-  return [
-    h("h3", {}, `${title}  `, h("span", { class: "muted" }, frameLink(where, host))),
-    timeline(session, frame, go),
+  const recompiles = recompilesOf(session, ids);
+  const breaks = graphBreaksOf(session, ids);
+  const counts = `${frame.compiles.length} compiles, ${recompiles.length} recompiles, ${breaks.length} graph breaks`;
+  return h(
+    "details",
+    { class: "frame-details" },
+    h(
+      "summary",
+      {},
+      h("h3", {}, `${frameTitle(frame)}  `, h("span", { class: "muted" }, frameLink(where, host))),
+      h("span", { class: "muted" }, ` ${counts}`),
+    ),
     ...frame.compiles
       .filter((c) => exported && c.fail_reason)
       .map((c) => h("pre", { class: "export-error" }, c.fail_reason ?? "")),
-    ...recompilesOf(session, ids).map((r) => recompileView(session, r, go, host)),
-    ...graphBreaksOf(session, ids).map((b) => graphBreakView(b, host)),
-  ];
+    ...recompiles.map((r) => recompileView(session, r, go, host)),
+    ...breaks.map((b) => graphBreakView(b, host)),
+  );
 }
 
-/** A frame's compiles in order, each arrow between two saying why the second was made. */
+/** A frame's compiles in order, each coloured by the cause of the recompile that made it. */
 function timeline(session: Session, frame: FrameGroup, go: Go): HTMLElement {
-  const line = h("div", { class: "timeline" });
-  frame.compiles.forEach((c, i) => {
+  const line = h("div", { class: "timeline" }, h("span", { class: "timeline-frame" }, frameTitle(frame)));
+  for (const c of frame.compiles) {
     const recompile = recompileOf(session, c.compile_id);
-    if (i > 0) {
-      const title = recompile?.reasons.join("\n") ?? "";
-      line.appendChild(h("span", { class: "arrow", title }, `→ ${recompile ? recompile.cause : ""} →`));
-    }
+    const cause = recompile ? recompile.cause : "first";
+    const title = recompile
+      ? `${c.compile_id}: recompiled (${recompile.cause})\n${recompile.reasons.join("\n")}`
+      : `${c.compile_id}: the frame's first compile`;
     const label = `${c.compile_id}${c.status !== "ok" ? ` (${c.status})` : ""}`;
     const onclick = () => go({ pane: "guards", filter: { compile: c.compile_id }, guard: undefined });
-    line.appendChild(h("span", { class: `compile ${c.status}`, "data-compile": c.compile_id, onclick }, label));
-  });
+    const attrs = { class: `compile cause ${cause} ${c.status}`, title, "data-compile": c.compile_id, onclick };
+    line.appendChild(h("span", { ...attrs, "data-cause": cause }, label));
+  }
   return line;
+}
+
+/** The colours' key: each cause with how many compiles it made, most first. */
+function legend(session: Session): HTMLElement {
+  const counts = new Map<string, number>();
+  for (const r of session.recompiles) counts.set(r.cause, (counts.get(r.cause) ?? 0) + 1);
+  const firsts = session.compiles.length - session.recompiles.length;
+  const keys = [...counts].sort((a, b) => b[1] - a[1]);
+  if (firsts > 0) keys.unshift(["first", firsts]);
+  return h(
+    "div",
+    { class: "legend" },
+    ...keys.map(([cause, n]) =>
+      h(
+        "span",
+        { class: `cause ${cause}`, "data-legend": cause },
+        `${cause === "first" ? "first compile" : cause} ${n}`,
+      ),
+    ),
+  );
 }
 
 /**

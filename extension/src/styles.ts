@@ -30,14 +30,24 @@ export const STYLES = `
 .sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }
 .sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }
 .sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }
-.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }
+.sd .cause.int_specialized { background: #ffebe9; } .sd .cause.static_by_default { background: #e8e1ff; }
 .sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }
 .sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }
 .sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }
-.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }
-.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }
+.sd .timeline { display: flex; gap: 3px; align-items: center; flex-wrap: wrap; margin: 4px 0 8px; }
+.sd .timeline-frame { min-width: 12em; font-weight: 600; margin-right: 6px; }
+.sd .compile { border: 1px solid #d0d7de; border-radius: 4px; padding: 2px 6px; cursor: pointer; font-size: 11px; }
 .sd .compile.failed { border-color: #cf222e; color: #cf222e; }
-.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }
+.sd .cause.first { background: #fff; border: 1px solid #d0d7de; }
+.sd .legend { display: flex; gap: 6px; flex-wrap: wrap; margin: 4px 0 8px; }
+.sd .changes .change { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin: 8px 0; }
+.sd .change[data-verified=true] { border-color: #1a7f37; }
+.sd .change-head { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+.sd .change-head .removes { font-weight: 600; }
+.sd .change .fix { margin: 4px 0; }
+.sd .overview h2, .sd section > h2 { font-size: 14px; margin: 16px 0 4px; }
+.sd .frame-details { margin: 4px 0; } .sd .frame-details > summary { cursor: pointer; }
+.sd .frame-details > summary h3 { display: inline; font-size: 13px; }
 .sd .steps li { margin: 4px 0; }
 .sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }
 .sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }

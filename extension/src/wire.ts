@@ -31,6 +31,7 @@ export const WITH_FIXES: readonly string[] = [
   "recompiles",
   "explanations",
   "graph_breaks",
+  "changes",
 ];
 
 /**

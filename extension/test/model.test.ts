@@ -38,6 +38,7 @@ const cond: Fix = {
   verified: null,
   effect: "",
   diff: "",
+  saved: null,
 };
 
 function guard(id: string, expr: string, cause: Cause, compile = "0/0"): Guard {
@@ -169,6 +170,7 @@ const session: Session = {
   graph_breaks: [],
   sweeps: [],
   hunt: [],
+  changes: [],
   compiles: [compile("0/0", 0), compile("0/1", 1, ["0/0: 5 <= x.size()[0]"])],
   guards: [
     guard("0/0#0", "s77 > 4", "user_branch"),

@@ -20,7 +20,17 @@ export const USER: Frame = { filename: "/w/model.py", lineno: 3, name: "score", 
 export const TORCH: Frame = { filename: "/torch/_dynamo/guards.py", lineno: 90, name: "evaluate", line: "g()" };
 
 export function fix(code: string, verified: boolean | null, diff = ""): Fix {
-  return { code, kind: "mark", explanation: `why ${code}`, settings: {}, verified, effect: "", diff, needs: "" };
+  return {
+    code,
+    kind: "mark",
+    explanation: `why ${code}`,
+    settings: {},
+    verified,
+    effect: "",
+    diff,
+    needs: "",
+    saved: null,
+  };
 }
 
 export function compile(compileId: string, overrides: Partial<Compile> = {}): Compile {
@@ -233,6 +243,7 @@ export function paneSession(overrides: Partial<Session> = {}): Session {
     hunt: [],
     marks: [],
     torch: { version: "2.13.0+cpu", release: "2.13", known: "recorded" },
+    changes: [{ fixes: RECOMPILE.fixes.slice(0, 1), recompiles: ["0/1"], causes: [RECOMPILE.cause], lines: [USER] }],
     ...overrides,
   };
 }

@@ -53,7 +53,8 @@ var l = [
 	"specializations",
 	"recompiles",
 	"explanations",
-	"graph_breaks"
+	"graph_breaks",
+	"changes"
 ], f = {
 	compiles: ["recompile_reasons"],
 	recompiles: ["reasons", "failed_entries"]
@@ -611,34 +612,34 @@ function ct(e) {
 	return e.fx_node ? `FX node: ${e.fx_node}${e.fx_node_inferred ? " (inferred)" : ""}` : st(e) === null ? `no FX node (control flow${e.instruction ? `, ${e.instruction}` : ""})` : null;
 }
 // src/fixes.ts
-function lt(t) {
+function L(t) {
 	let n = te(t), r = e("button", { onclick: () => navigator.clipboard?.writeText(t.code) }, "copy");
 	return e("div", {
 		class: "fix",
 		"data-verified": n
-	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? ut(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
+	}, e("div", {}, e("span", { class: `badge ${n.replace(" ", "-")}` }, n), " ", e("span", { class: "kind" }, t.kind), t.effect ? e("span", { class: "effect" }, ` ${t.effect}`) : null, " ", r), e("pre", { class: "fix-code" }, t.code), t.diff ? lt(t.diff) : null, t.explanation ? e("p", { class: "muted" }, t.explanation) : null);
 }
-function ut(t) {
+function lt(t) {
 	return e("pre", { class: "fix-diff" }, ...b(t).map(({ kind: t, text: n }, r) => e("span", { class: `diff-line ${t}` }, r ? `\n${n}` : n)));
 }
-function L(t, n = t.length) {
+function R(t, n = t.length) {
 	if (!t.length) return null;
-	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(lt)) : null;
-	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(lt), a);
+	let r = t.length > 1 ? `fixes (${t.length}, best first)` : "fix", i = t.slice(n), a = i.length ? e("details", {}, e("summary", {}, `${i.length} more ${i.length > 1 ? "fixes" : "fix"}`), ...i.map(L)) : null;
+	return e("div", { class: "fixes" }, e("h4", {}, r), ...t.slice(0, n).map(L), a);
 }
 // src/guardrows.ts
-var R = /* @__PURE__ */ new WeakMap(), z = /* @__PURE__ */ new WeakMap();
-function dt(e, t, n) {
-	let r = R.get(e) ?? /* @__PURE__ */ new Map();
-	R.set(e, r);
+var ut = /* @__PURE__ */ new WeakMap(), dt = /* @__PURE__ */ new WeakMap();
+function ft(e, t, n) {
+	let r = ut.get(e) ?? /* @__PURE__ */ new Map();
+	ut.set(e, r);
 	let i = `${t} ${n}`, a = r.get(i) ?? oe(e, t, n);
 	return r.set(i, a), a;
 }
-function ft(e, t, n, r) {
-	return re(dt(e.guards, n, r), t);
+function pt(e, t, n, r) {
+	return re(ft(e.guards, n, r), t);
 }
-function pt(e) {
-	let t = z.get(e);
+function mt(e) {
+	let t = dt.get(e);
 	if (t) return t;
 	let n = {
 		cause: C(e.guards, (e) => e.cause),
@@ -646,9 +647,9 @@ function pt(e) {
 		compile: Ee(e),
 		phase: C(e.guards, (e) => e.phase)
 	};
-	return z.set(e, n), n;
+	return dt.set(e, n), n;
 }
-function mt(t, n, r, i, a = 0) {
+function ht(t, n, r, i, a = 0) {
 	let o = e("tbody"), s = e("div", { class: "scroll" }, e("table", { class: t }, e("thead", {}, n), o));
 	if (r <= a) return o.append(...Array.from({ length: r }, (e, t) => i(t))), s;
 	let c = "", l = () => {
@@ -656,16 +657,16 @@ function mt(t, n, r, i, a = 0) {
 		if (`${e}:${t}` === c) return;
 		c = `${e}:${t}`;
 		let n = Array.from({ length: t - e }, (t, n) => i(e + n));
-		o.replaceChildren(B(e * 24), ...n, B((r - t) * 24));
+		o.replaceChildren(gt(e * 24), ...n, gt((r - t) * 24));
 	};
 	return s.addEventListener("scroll", l), requestAnimationFrame(l), l(), s;
 }
-function B(t) {
+function gt(t) {
 	let n = e("tr", { class: "spacer" });
 	return n.style.height = `${t}px`, n;
 }
 // src/guards.ts
-function ht(t, n, r, a = {}) {
+function _t(t, n, r, a = {}) {
 	let o = n.filter, s = (e, t) => i(t, o[e] ?? "", e, (t) => r({ filter: {
 		...o,
 		[e]: t || void 0
@@ -674,13 +675,13 @@ function ht(t, n, r, a = {}) {
 		...o,
 		text: c.value || void 0
 	} }));
-	let l = ft(t, o, n.sort, n.descending), u = pt(t);
+	let l = pt(t, o, n.sort, n.descending), u = mt(t);
 	return e("div", {}, e("div", { class: "filters" }, s("cause", u.cause), s("status", u.status), s("compile", u.compile), s("phase", u.phase), c, e("span", {
 		class: "muted",
 		"data-count": String(l.length)
-	}, `${l.length} of ${P(t.guards.length, "guard")}`)), o.compile ? gt(t, o.compile) : null, _t(t, l, n, r, a));
+	}, `${l.length} of ${P(t.guards.length, "guard")}`)), o.compile ? vt(t, o.compile) : null, yt(t, l, n, r, a));
 }
-function gt(t, n) {
+function vt(t, n) {
 	let r = De(t, n), i = t.guards.some((e) => e.compile_id === n);
 	return e("div", {
 		class: "compile-summary",
@@ -690,7 +691,7 @@ function gt(t, n) {
 		"data-no-guards": ""
 	}, `${n} has no shape guard`));
 }
-function _t(t, n, r, i, a) {
+function yt(t, n, r, i, a) {
 	let o = (t, n) => e("th", {
 		"data-col": t,
 		onclick: () => i({
@@ -698,13 +699,13 @@ function _t(t, n, r, i, a) {
 			descending: r.sort === t && !r.descending
 		})
 	}, n + (r.sort === t ? r.descending ? " ▼" : " ▲" : ""));
-	return mt("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
+	return ht("guards", e("tr", {}, o("compile_id", "compile"), o("expr", "guard"), e("th", {
 		"data-col": "symbols",
 		title: "each symbol of the guard and the input dimension it stands for"
-	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => vt(t, n[e], r, i, a));
+	}, "symbols"), o("cause", "cause"), o("status", "status"), o("phase", "phase"), e("th", { "data-col": "line" }, "user line")), n.length, (e) => bt(t, n[e], r, i, a));
 }
-function vt(t, n, r, i, a) {
-	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${St(o.filename)}:${o.lineno}` : "", c = k(t, n).join("; ");
+function bt(t, n, r, i, a) {
+	let o = n.user_stack[n.user_stack.length - 1], s = o ? `${wt(o.filename)}:${o.lineno}` : "", c = k(t, n).join("; ");
 	return e("tr", {
 		class: `row${r.guard === n.id ? " on" : ""}`,
 		"data-guard": n.id,
@@ -717,35 +718,35 @@ function vt(t, n, r, i, a) {
 		"data-symbols": ""
 	}, c), e("td", { title: n.cause }, e("span", { class: `cause ${n.cause}` }, n.cause)), e("td", { title: n.status }, n.status), e("td", { title: n.phase }, n.phase), e("td", { title: o?.line ?? "" }, o ? a.openFrame ? F(o, a, s) : s : ""));
 }
-function yt(t, n, r, i = {}) {
+function xt(t, n, r, i = {}) {
 	let a = O(t, n);
 	if (!a) return e("div", { class: "muted" }, `no guard ${n}`);
 	let o = st(a), s = (t) => e("ol", {}, ...t.map((t) => e("li", {}, F(t, i, `${t.filename}:${t.lineno} in ${t.name}`), t.line ? e("pre", {}, t.line) : null)));
 	return e("div", { "data-detail": a.id }, e("h3", {}, e("code", {}, ...I(a))), e("p", {}, e("span", { class: `cause ${a.cause}` }, a.cause), ` ${a.status}, ${a.phase}, compile ${a.compile_id}`, e("a", { onclick: () => r({
 		pane: "guards",
 		guard: a.id
-	}) }, "")), bt(a), o ? e("p", {
+	}) }, "")), St(a), o ? e("p", {
 		class: "compiler-note",
 		"data-compiler-note": a.cause
-	}, o) : null, xt(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, L(a.fixes), e("p", { class: "muted" }, `link: ${T({
+	}, o) : null, Ct(t, a), ...a.user_stack.length ? [e("h4", {}, "user stack"), s(a.user_stack)] : [], a.framework_stack.length ? e("details", {}, e("summary", {}, `framework stack (${a.framework_stack.length})`), s(a.framework_stack)) : null, R(a.fixes), e("p", { class: "muted" }, `link: ${T({
 		pane: "guard",
 		id: a.id
 	})}`));
 }
-function bt(t) {
+function St(t) {
 	let n = ct(t), r = t.kernel ? `kernel ${t.kernel}` : "";
 	return !n && !r ? null : e("p", {}, [n, r].filter(Boolean).join("; "));
 }
-function xt(t, n) {
+function Ct(t, n) {
 	if (!n.symbols.length) return null;
 	let r = k(t, n).map((t) => e("li", {}, e("code", {}, t)));
 	return e("div", { class: "symbols" }, e("h4", {}, "symbols"), e("ul", {}, ...r));
 }
-function St(e) {
+function wt(e) {
 	return e.split("/").pop() ?? e;
 }
 // src/huntmodel.ts
-var Ct = [
+var Tt = [
 	{
 		key: "input",
 		label: "input",
@@ -787,66 +788,66 @@ var Ct = [
 		hint: "the verdict's evidence, or why it is untested"
 	}
 ];
-function wt(e) {
+function Et(e) {
 	return e.hunt ?? [];
 }
-function Tt(e) {
+function z(e) {
 	return e.user_name || e.source;
 }
-function Et(e) {
+function Dt(e) {
 	return e.before || e.after ? `${e.before} → ${e.after}` : "";
 }
-function Dt(e) {
+function Ot(e) {
 	if (e.verdict === "avoidable") return e.change;
 	if (e.verdict !== "needed") return "";
 	let t = e.user_frame, n = t ? ` at ${t.filename}:${t.lineno}` : "";
 	return `${e.cause ?? ""}${n}`.trim();
 }
-function Ot(e) {
+function kt(e) {
 	return e.outputs_equal === null ? "outputs not compared" : e.outputs_equal ? "the replay's outputs equalled the unchanged run's" : "the replay's outputs differed";
 }
-function kt(e) {
+function At(e) {
 	let t = (t) => e.filter((e) => e.verdict === t).length, n = e.filter((e) => e.verdict === "avoidable").reduce((e, t) => e + t.compiles, 0), r = n === 1 ? "compile" : "compiles";
 	return `${t("avoidable")} avoidable (${n} ${r} saved), ${t("needed")} needed, ${t("untested")} untested`;
 }
-function At(e, t) {
+function jt(e, t) {
 	switch (t) {
-		case "input": return Tt(e);
+		case "input": return z(e);
 		case "kind": return e.kind;
 		case "why": return e.why_constant;
 		case "verdict": return e.verdict;
 		case "compiles": return e.compiles;
 		case "runs": return e.before;
-		case "evidence": return Dt(e);
+		case "evidence": return Ot(e);
 		default: return e.note;
 	}
 }
-function jt(e, t) {
-	return j(e, t, At);
+function Mt(e, t) {
+	return j(e, t, jt);
 }
 // src/hunt.ts
-function Mt(t, n = {}) {
-	let r = wt(t);
+function Nt(t, n = {}) {
+	let r = Et(t);
 	if (!r.length) return e("p", { class: "muted" }, "no overspecialization hunt in this session");
 	let i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Nt(r, a, (e) => {
+		i.replaceChildren(Pt(r, a, (e) => {
 			a = M(a, e), o();
 		}, n));
 	};
-	return o(), e("div", {}, e("p", { class: "hunt-summary" }, kt(r)), i);
+	return o(), e("div", {}, e("p", { class: "hunt-summary" }, At(r)), i);
 }
-function Nt(t, n, r, i) {
-	let a = e("tr", {}, ...Ct.map(({ key: t, label: i, hint: a }) => e("th", {
+function Pt(t, n, r, i) {
+	let a = e("tr", {}, ...Tt.map(({ key: t, label: i, hint: a }) => e("th", {
 		"data-col": t,
 		title: a,
 		onclick: () => r(t)
-	}, i + N(n, t)))), o = jt(t, n).map(({ item: e, index: t }) => Pt(e, t, i));
+	}, i + N(n, t)))), o = Mt(t, n).map(({ item: e, index: t }) => Ft(e, t, i));
 	return e("table", { class: "hunt" }, e("thead", {}, a), e("tbody", {}, ...o));
 }
-function Pt(t, n, r) {
+function Ft(t, n, r) {
 	return e("tr", {
 		"data-hunt-row": String(n),
 		"data-verdict": t.verdict,
@@ -854,27 +855,27 @@ function Pt(t, n, r) {
 	}, e("td", {
 		"data-col": "input",
 		title: t.source
-	}, e("code", {}, Tt(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
+	}, e("code", {}, z(t))), e("td", { "data-col": "kind" }, t.kind), e("td", {
 		"data-col": "why",
 		title: t.why_constant
-	}, t.why_constant), e("td", { "data-col": "verdict" }, Ft(t)), e("td", {
+	}, t.why_constant), e("td", { "data-col": "verdict" }, It(t)), e("td", {
 		"data-col": "compiles",
 		class: "count"
 	}, t.compiles), e("td", {
 		"data-col": "runs",
 		class: "count"
-	}, Et(t)), e("td", { "data-col": "evidence" }, ...It(t, r)), e("td", {
+	}, Dt(t)), e("td", { "data-col": "evidence" }, ...Lt(t, r)), e("td", {
 		"data-col": "note",
 		title: t.note
 	}, t.note));
 }
-function Ft(t) {
+function It(t) {
 	return e("span", {
 		class: `verdict ${t.verdict}`,
-		title: Ot(t)
+		title: kt(t)
 	}, t.verdict);
 }
-function It(t, n) {
+function Lt(t, n) {
 	if (t.verdict === "avoidable") return t.change ? [e("code", { class: "change" }, t.change)] : [];
 	if (t.verdict !== "needed") return [];
 	let r = t.cause ? [e("span", { class: `cause ${t.cause}` }, t.cause)] : [], i = t.user_frame;
@@ -888,102 +889,131 @@ function It(t, n) {
 	];
 }
 // src/parts.ts
-var Lt = 2, Rt = 100, zt = 10;
-function V(e, t, n, r, i) {
+var Rt = 2, zt = 100, Bt = 10;
+function B(e, t, n, r, i) {
 	let a = 0;
 	for (let o = 0; a < t.length && (a === 0 || o < i); a++) o += r(t[a]), e.append(...n(t[a]));
 	let o = !1, s = (r) => {
 		if (o ||= e.isConnected, o && !e.isConnected) return;
-		let i = performance.now() + Math.max(r.timeRemaining() - Lt, zt), c = document.createDocumentFragment();
+		let i = performance.now() + Math.max(r.timeRemaining() - Rt, Bt), c = document.createDocumentFragment();
 		do
 			c.append(...n(t[a++]));
 		while (a < t.length && performance.now() < i);
-		e.append(c), a < t.length && H(s);
+		e.append(c), a < t.length && V(s);
 	};
-	a < t.length && H(s);
+	a < t.length && V(s);
 }
-function H(e) {
-	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: Rt }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
+function V(e) {
+	typeof requestIdleCallback == "function" ? requestIdleCallback(e, { timeout: zt }) : setTimeout(() => e({ timeRemaining: () => 0 }), 0);
 }
 // src/kernels.ts
-function Bt(t) {
+function Vt(t) {
 	if (!t.kernels.length) return e("p", { class: "muted" }, "no generated kernels were captured (compile with the inductor backend)");
 	let n = e("div");
 	for (let r of t.graph_code.filter((e) => e.specialized_dims.length)) n.appendChild(e("h3", {}, `baked into ${r.graph} (compile ${r.compile_id})`)), n.appendChild(e("ul", {}, ...r.specialized_dims.map((t) => e("li", {}, `${t.source} = ${t.value} (was ${t.symbol}): ${t.explanation}`))));
-	return V(n, t.kernels, (e) => [Ht(e)], () => 1, Vt), n;
+	return B(n, t.kernels, (e) => [Ut(e)], () => 1, Ht), n;
 }
-var Vt = 100;
-function Ht(t) {
-	let r = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; "), i = t.literals.map((e) => `${e.value} (${e.kind})`).join(", ");
-	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Ut(t.source)]);
-}
+var Ht = 100;
 function Ut(t) {
+	let r = t.size_args.map((e) => `${e.param} = ${e.expr} (${e.sources.join(", ")})`).join("; "), i = t.literals.map((e) => `${e.value} (${e.kind})`).join(", ");
+	return n({}, [`${t.compile_id} ${t.graph} ${t.name}  `, e("span", { class: "muted" }, r)], () => [e("p", {}, `computes: ${t.nodes.join(", ")}; literals: ${i}`), Wt(t.source)]);
+}
+function Wt(t) {
 	let n = e("pre");
 	for (let r of t.split(/(\bks\d+\b|\b\d+L\b)/)) /^ks\d+$/.test(r) ? n.appendChild(e("span", { class: "sym" }, r)) : /^\d+L$/.test(r) ? n.appendChild(e("span", { class: "lit" }, r)) : n.appendChild(document.createTextNode(r));
 	return n;
 }
-// src/overview.ts
-var Wt = 100;
-function Gt(t, n, r = {}) {
-	let i = e("div");
-	return V(i, ce(t), (e) => Kt(t, e, n, r), (e) => e.compiles.length, Wt), i;
+// src/changes.ts
+var H = (e, t) => `${e} ${t}${e === 1 ? "" : "s"}`;
+function Gt(t, n = {}) {
+	let r = t.changes ?? [], i = new Set(r.flatMap((e) => e.recompiles)), a = t.recompiles.filter((e) => !i.has(e.compile_id)).length;
+	return e("section", { class: "changes" }, e("h2", {}, r.length ? `What to change (${r.length})` : "What to change"), ...r.map((e, t) => qt(e, t, n)), r.length || t.recompiles.length ? null : e("p", { class: "muted" }, "No recompiles."), a ? e("p", {
+		class: "muted",
+		"data-unexplained": String(a)
+	}, Kt(a)) : null);
 }
-function Kt(t, n, r, i) {
+function Kt(e) {
+	return `${H(e, "recompile")} with no suggested change: see the details below`;
+}
+function qt(t, n, r = {}) {
+	let i = t.fixes[0], a = t.lines.flatMap((e, t) => [t ? ", " : " at ", F(e, r)]);
+	return e("div", {
+		class: "change",
+		"data-change": String(n),
+		"data-verified": String(i?.verified ?? null)
+	}, e("div", { class: "change-head" }, e("span", { class: "removes" }, i ? Jt(i, t.recompiles.length) : ""), ...t.causes.map((t) => e("span", { class: `cause ${t}` }, t))), i ? L(i) : null, e("div", { class: "change-where muted" }, `recompiles ${t.recompiles.join(", ")}`, ...a));
+}
+function Jt(e, t) {
+	let n = `expected to remove ${H(t, "recompile")}`;
+	return e.verified === !0 && e.saved !== null ? `removed ${H(e.saved, "compile")} when replayed` : e.verified === !0 ? `verified when replayed; ${n}` : e.verified === !1 ? "did not help when replayed" : n;
+}
+// src/overview.ts
+var Yt = 100;
+function Xt(t, n, r = {}) {
+	let i = ce(t), a = e("div", { class: "frame-list" });
+	B(a, i, (e) => [Qt(t, e, n, r)], (e) => e.compiles.length, Yt);
+	let o = i.map((e) => $t(t, e, n));
+	return e("div", {}, Gt(t, r), e("section", { class: "timelines" }, e("h2", {}, "Compiles by cause"), en(t), ...o), e("section", { class: "details" }, e("h2", {}, "Details"), a));
+}
+function Zt(e) {
+	return e.compiles[0]?.kind === "export" ? `torch.export.${e.name}` : `frame ${e.name}`;
+}
+function Qt(t, n, r, i) {
 	let a = {
 		filename: n.filename,
 		lineno: n.lineno,
 		name: n.name,
 		line: ""
-	}, o = n.compiles[0]?.kind === "export", s = o ? `torch.export.${n.name}` : `frame ${n.name}`, c = new Set(n.compiles.map((e) => e.compile_id));
-	return [
-		e("h3", {}, `${s}  `, e("span", { class: "muted" }, F(a, i))),
-		qt(t, n, r),
-		...n.compiles.filter((e) => o && e.fail_reason).map((t) => e("pre", { class: "export-error" }, t.fail_reason ?? "")),
-		...xe(t, c).map((e) => Jt(t, e, r, i)),
-		...Ce(t, c).map((e) => Qt(e, i))
-	];
+	}, o = n.compiles[0]?.kind === "export", s = new Set(n.compiles.map((e) => e.compile_id)), c = xe(t, s), l = Ce(t, s), u = `${n.compiles.length} compiles, ${c.length} recompiles, ${l.length} graph breaks`;
+	return e("details", { class: "frame-details" }, e("summary", {}, e("h3", {}, `${Zt(n)}  `, e("span", { class: "muted" }, F(a, i))), e("span", { class: "muted" }, ` ${u}`)), ...n.compiles.filter((e) => o && e.fail_reason).map((t) => e("pre", { class: "export-error" }, t.fail_reason ?? "")), ...c.map((e) => tn(t, e, r, i)), ...l.map((e) => on(e, i)));
 }
-function qt(t, n, r) {
-	let i = e("div", { class: "timeline" });
-	return n.compiles.forEach((n, a) => {
-		let o = Se(t, n.compile_id);
-		if (a > 0) {
-			let t = o?.reasons.join("\n") ?? "";
-			i.appendChild(e("span", {
-				class: "arrow",
-				title: t
-			}, `→ ${o ? o.cause : ""} →`));
-		}
-		let s = `${n.compile_id}${n.status === "ok" ? "" : ` (${n.status})`}`;
-		i.appendChild(e("span", {
-			class: `compile ${n.status}`,
-			"data-compile": n.compile_id,
+function $t(t, n, r) {
+	let i = e("div", { class: "timeline" }, e("span", { class: "timeline-frame" }, Zt(n)));
+	for (let a of n.compiles) {
+		let n = Se(t, a.compile_id), o = n ? n.cause : "first", s = n ? `${a.compile_id}: recompiled (${n.cause})\n${n.reasons.join("\n")}` : `${a.compile_id}: the frame's first compile`, c = `${a.compile_id}${a.status === "ok" ? "" : ` (${a.status})`}`, l = {
+			class: `compile cause ${o} ${a.status}`,
+			title: s,
+			"data-compile": a.compile_id,
 			onclick: () => r({
 				pane: "guards",
-				filter: { compile: n.compile_id },
+				filter: { compile: a.compile_id },
 				guard: void 0
 			})
-		}, s));
-	}), i;
+		};
+		i.appendChild(e("span", {
+			...l,
+			"data-cause": o
+		}, c));
+	}
+	return i;
 }
-function Jt(t, n, r, i = {}) {
+function en(t) {
+	let n = /* @__PURE__ */ new Map();
+	for (let e of t.recompiles) n.set(e.cause, (n.get(e.cause) ?? 0) + 1);
+	let r = t.compiles.length - t.recompiles.length, i = [...n].sort((e, t) => t[1] - e[1]);
+	return r > 0 && i.unshift(["first", r]), e("div", { class: "legend" }, ...i.map(([t, n]) => e("span", {
+		class: `cause ${t}`,
+		"data-legend": t
+	}, `${t === "first" ? "first compile" : t} ${n}`)));
+}
+function tn(t, n, r, i = {}) {
 	let a = n.failed_entry ? ` (entry ${n.failed_entry} failed)` : "";
 	return e("div", {
 		class: "recompile",
 		"data-recompile": n.compile_id
-	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), Xt(t, n, r, i), ...Yt(t, n, i), L(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
+	}, e("div", {}, e("span", { class: `cause ${n.cause}` }, n.cause), ` compile ${n.compile_id} recompiled${a}`), rn(t, n, r, i), ...nn(t, n, i), R(n.fixes, 1), e("details", { class: "reason" }, e("summary", {}, "torch's reason"), e("pre", {}, n.reasons.join("\n"))));
 }
-function Yt(t, n, r) {
+function nn(t, n, r) {
 	let i = n.user_frame, a = O(t, n.guard), o = a?.user_stack[a.user_stack.length - 1];
 	if (!i || o && o.filename === i.filename && o.lineno === i.lineno) return [];
 	let s = e("div", { class: "recompile-line" }, "line: ", F(i, r));
 	return i.line ? [s, e("pre", { class: "code" }, i.line)] : [s];
 }
-function Xt(n, r, i, a) {
+function rn(n, r, i, a) {
 	let o = r.sources.map((e, t) => ge(e, r.user_names?.[t] || fe(n, e)?.user_name)), s = e("div", { class: "check" }, r.sources.length ? `inputs: ${o.join(", ")}` : ""), c = O(n, r.guard), l = be(n, r.specialization);
-	return c ? t(s, Zt(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
+	return c ? t(s, an(n, c, i, a)) : l && s.append(`; ${l.source} was the constant ${l.value} in ${l.compile_id}`), s;
 }
-function Zt(t, n, r, i) {
+function an(t, n, r, i) {
 	let a = n.user_stack[n.user_stack.length - 1], o = k(t, n).filter((e) => e.includes(" = ")), s = ["; failed check ", e("a", {
 		class: "guard",
 		"data-guard": n.id,
@@ -994,7 +1024,7 @@ function Zt(t, n, r, i) {
 	}, ...I(n))];
 	return o.length && s.push(` (${o.join("; ")})`), a && s.push(" at ", F(a, i)), a?.line && s.push(e("pre", { class: "code" }, a.line)), s;
 }
-function Qt(t, n = {}) {
+function on(t, n = {}) {
 	let r = t.failed ? "the compile failed (the call raised)" : t.skipped ? "frame skipped for good (it runs eagerly, uncompiled)" : `resume frame ${t.resume_frames.join(", ") || "?"} (${t.resume_compiles.join(", ") || "not compiled"})`, i = t.user_frame ? F(t.user_frame, n) : e("code", {}, "(no line of yours in the frame)"), a = t.library_frame ? [" in ", e("span", { class: "library-line" }, F(t.library_frame, n), " (library)")] : [], o = e("div", {
 		class: "graph-break",
 		"data-compile": t.compile_id
@@ -1004,11 +1034,11 @@ function Qt(t, n = {}) {
 		let r = n.marked ? "marked dynamic" : `dynamic (${n.symbol})`;
 		o.appendChild(e("div", { class: "lost" }, `lost dynamism: ${n.source} was ${r} in ${t.compile_id}; the resume compile ${n.resume_compile} got ${n.resume_sources.join(", ")} = ${n.value} as a constant`));
 	}
-	let s = L(t.fixes);
+	let s = R(t.fixes);
 	return s && o.appendChild(s), o;
 }
 // src/chart.ts
-function $t(e) {
+function sn(e) {
 	let t = (e) => Array.isArray(e) ? e : [], n = e.prediction_held, r = e.predicted_at_call;
 	return {
 		...typeof e.axis == "string" ? { axis: e.axis } : {},
@@ -1020,9 +1050,9 @@ function $t(e) {
 		...Array.isArray(r) ? { predicted_at_call: r } : {}
 	};
 }
-var en = "http://www.w3.org/2000/svg", U = 720, tn = 300, W = 96, G = 36, nn = 608, rn = 212, K = "#cf222e", an = "#0969da", on = "#bc4c00", q = "#57606a", sn = "#8c959f";
+var cn = "http://www.w3.org/2000/svg", U = 720, ln = 300, W = 96, G = 36, un = 608, dn = 212, K = "#cf222e", fn = "#0969da", pn = "#bc4c00", q = "#57606a", mn = "#8c959f";
 function J(e, t, n) {
-	let r = document.createElementNS(en, e);
+	let r = document.createElementNS(cn, e);
 	for (let [e, n] of Object.entries(t)) r.setAttribute(e, String(n));
 	return n !== void 0 && (r.textContent = n), r;
 }
@@ -1031,7 +1061,7 @@ function Y(e, ...t) {
 	for (let e of t) n.appendChild(e);
 	return n;
 }
-function cn(e) {
+function hn(e) {
 	let t = [
 		...e.predicted,
 		...e.predicted_at_call ?? [],
@@ -1039,7 +1069,7 @@ function cn(e) {
 	].filter((e) => !!e);
 	return [...new Set(t)].sort(S).concat("recompile");
 }
-function ln(e, t, n = 6) {
+function gn(e, t, n = 6) {
 	if (!(t > e)) return [e];
 	let r = (t - e) / Math.max(n - 1, 1), i = 10 ** Math.floor(Math.log10(r)), a = ([
 		1,
@@ -1050,25 +1080,25 @@ function ln(e, t, n = 6) {
 	for (let n = Math.ceil(e / a) * a; n <= t + a * 1e-9; n += a) o.push(Number(n.toPrecision(12)));
 	return o;
 }
-function un(e) {
+function _n(e) {
 	if (e.x.every((e) => typeof e == "number")) {
-		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : nn / 2);
+		let t = e.x, [n, r] = [Math.min(...t), Math.max(...t)], i = (e) => 108 + (r > n ? (e - n) / (r - n) * 584 : un / 2);
 		return {
 			at: (e) => i(t[e]),
-			ticks: ln(n, r).map((e) => [i(e), String(e)])
+			ticks: gn(n, r).map((e) => [i(e), String(e)])
 		};
 	}
-	let t = e.x.length, n = (e) => W + (e + .5) / Math.max(t, 1) * nn, r = Math.max(1, Math.ceil(t / 8));
+	let t = e.x.length, n = (e) => W + (e + .5) / Math.max(t, 1) * un, r = Math.max(1, Math.ceil(t / 8));
 	return {
 		at: n,
 		ticks: e.x.flatMap((e, t) => t % r === 0 ? [[n(t), String(e)]] : [])
 	};
 }
-function dn(e) {
+function vn(e) {
 	let t = 188 / Math.max(e.length - 1, 1);
 	return (n) => 48 + (e.length - 1 - e.indexOf(n ?? "recompile")) * t;
 }
-function fn(e, t) {
+function yn(e, t) {
 	let n = e.ticks.map(([e, t]) => Y({ class: "tick" }, J("line", {
 		x1: e,
 		x2: e,
@@ -1094,7 +1124,7 @@ function fn(e, t) {
 		"text-anchor": "middle"
 	}, t));
 }
-function pn(e, t) {
+function bn(e, t) {
 	let n = e.map((e) => Y({ class: "tick" }, J("line", {
 		x1: 92,
 		x2: 704,
@@ -1119,23 +1149,23 @@ function pn(e, t) {
 		"text-anchor": "middle"
 	}, "cache entry that serves"));
 }
-function mn(e, t, n = 4) {
+function xn(e, t, n = 4) {
 	return J("path", {
 		d: `M${e - n},${t - n}L${e + n},${t + n}M${e - n},${t + n}L${e + n},${t - n}`,
-		stroke: on,
+		stroke: pn,
 		"stroke-width": 1.5
 	});
 }
-function hn() {
+function Sn() {
 	let e = [
 		[J("circle", {
 			cx: 6,
 			cy: -4,
 			r: 4,
 			fill: "none",
-			stroke: an
+			stroke: fn
 		}), "predicted entry"],
-		[mn(6, -4), "entry that served (re-run)"],
+		[xn(6, -4), "entry that served (re-run)"],
 		[J("line", {
 			x1: 6,
 			x2: 6,
@@ -1148,7 +1178,7 @@ function hn() {
 			cx: 6,
 			cy: -4,
 			r: 2,
-			fill: sn
+			fill: mn
 		}), "predicted before the sweep"],
 		[J("circle", {
 			cx: 6,
@@ -1177,18 +1207,18 @@ function X(e, t) {
 	let n = e.predicted_at_call?.[t];
 	return e.prediction_held?.[t] !== void 0 && e.prediction_held?.[t] !== null && n !== void 0 ? n : e.predicted[t];
 }
-function gn(e, t) {
+function Cn(e, t) {
 	let n = e.predicted[t];
 	return n === X(e, t) ? void 0 : n;
 }
-function _n(e, t) {
+function wn(e, t) {
 	return e.prediction_held?.[t] === !1;
 }
-function vn(e, t) {
-	let n = X(e, t) ?? "a recompile", r = gn(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = _n(e, t) ? "; prediction missed" : "";
+function Tn(e, t) {
+	let n = X(e, t) ?? "a recompile", r = Cn(e, t), i = r === void 0 ? "" : ` (before the sweep: ${r ?? "a recompile"})`, a = e.actual[t], o = a === void 0 ? "not re-run" : `served by ${a ?? "eager (no entry)"}`, s = e.recompiled[t] ? "; recompiled" : "", c = wn(e, t) ? "; prediction missed" : "";
 	return `${e.axis ?? "point"} = ${String(e.x[t])}: predicted ${n}${i}; ${o}${s}${c}`;
 }
-function yn() {
+function En() {
 	return Y({
 		"data-tooltip": "",
 		visibility: "hidden",
@@ -1205,7 +1235,7 @@ function yn() {
 		y: 15
 	}));
 }
-function bn(e, t, n, r) {
+function Dn(e, t, n, r) {
 	let [i, a] = [e.firstChild, e.lastChild];
 	a.textContent = t;
 	let o = a.getComputedTextLength() + 12;
@@ -1213,7 +1243,7 @@ function bn(e, t, n, r) {
 	let s = Math.min(Math.max(n - o / 2, 0), U - o);
 	e.setAttribute("transform", `translate(${s} ${Math.max(r - 30, 0)})`), e.setAttribute("visibility", "visible");
 }
-function xn(e, t, n, r) {
+function On(e, t, n, r) {
 	let i = Y({
 		class: "point",
 		"data-point": t
@@ -1226,12 +1256,12 @@ function xn(e, t, n, r) {
 		stroke: K,
 		"stroke-opacity": .4
 	}));
-	let a = gn(e, t);
+	let a = Cn(e, t);
 	a !== void 0 && i.appendChild(J("circle", {
 		cx: n,
 		cy: r(a),
 		r: 2,
-		fill: sn,
+		fill: mn,
 		"data-earlier": ""
 	}));
 	let o = r(X(e, t));
@@ -1240,9 +1270,9 @@ function xn(e, t, n, r) {
 		cy: o,
 		r: 4,
 		fill: "none",
-		stroke: an,
+		stroke: fn,
 		"data-predicted": ""
-	})), _n(e, t) && i.appendChild(J("circle", {
+	})), wn(e, t) && i.appendChild(J("circle", {
 		cx: n,
 		cy: o,
 		r: 7,
@@ -1251,43 +1281,43 @@ function xn(e, t, n, r) {
 		"data-missed": ""
 	}));
 	let s = e.actual[t];
-	s != null && i.appendChild(mn(n, r(s)));
+	s != null && i.appendChild(xn(n, r(s)));
 	let c = J("rect", {
 		x: n - 6,
 		y: G,
 		width: 12,
-		height: rn,
+		height: dn,
 		fill: "transparent"
 	});
-	return c.appendChild(J("title", {}, vn(e, t))), i.appendChild(c), i;
+	return c.appendChild(J("title", {}, Tn(e, t))), i.appendChild(c), i;
 }
-function Sn(e) {
-	let t = cn(e), n = dn(t), r = un(e), i = J("svg", {
+function kn(e) {
+	let t = hn(e), n = vn(t), r = _n(e), i = J("svg", {
 		width: U,
-		height: tn,
-		viewBox: `0 0 ${U} ${tn}`,
+		height: ln,
+		viewBox: `0 0 ${U} ${ln}`,
 		"data-chart": "sweep"
 	});
-	i.append(fn(r, e.axis ?? "point"), pn(t, n), hn());
-	let a = yn();
+	i.append(yn(r, e.axis ?? "point"), bn(t, n), Sn());
+	let a = En();
 	return e.x.forEach((t, o) => {
-		let s = xn(e, o, r.at(o), n);
-		s.addEventListener("mouseenter", () => bn(a, vn(e, o), r.at(o), n(X(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
+		let s = On(e, o, r.at(o), n);
+		s.addEventListener("mouseenter", () => Dn(a, Tn(e, o), r.at(o), n(X(e, o)))), s.addEventListener("mouseleave", () => a.setAttribute("visibility", "hidden")), i.appendChild(s);
 	}), i.appendChild(a), i;
 }
 // src/sizes.ts
-function Cn(t) {
-	let n = t.sweeps.map($t);
+function An(t) {
+	let n = t.sweeps.map(sn);
 	if (!n.length) return e("p", { class: "muted" }, "no sweep in this session: run session.sweep(...) to add one");
 	let r = e("div");
 	for (let t of n) {
 		let n = t.prediction_held?.filter((e) => e === !1).length ?? 0, i = t.axis === "runs" ? `${t.x.length} re-runs` : `${t.x.length} sizes of ${t.axis ?? "?"}`, a = t.recompiled.filter(Boolean).length;
-		r.appendChild(e("p", {}, `${i}; ${P(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, Sn(t)));
+		r.appendChild(e("p", {}, `${i}; ${P(a, "recompile")}; prediction missed ${n}`)), r.appendChild(e("div", { class: "chart" }, kn(t)));
 	}
 	return r;
 }
 // src/styles.ts
-var wn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd .scroll-x { overflow-x: auto; max-width: 100%; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized, .sd .cause.static_by_default { background: #ffebe9; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0 12px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 8px; cursor: pointer; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .arrow { color: #656d76; max-width: 360px; font-size: 12px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Tn = [
+var jn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-serif; color: #1f2328; overflow-wrap: anywhere; }\n.sd header { display: flex; gap: 16px; align-items: baseline; padding: 8px 0; border-bottom: 1px solid #d0d7de; }\n.sd header h1 { font-size: 16px; margin: 0; }\n.sd .muted { color: #656d76; }\n.sd nav { display: flex; gap: 4px; margin: 8px 0; }\n.sd nav button { border: 1px solid #d0d7de; background: #f6f8fa; padding: 4px 10px; border-radius: 6px; cursor: pointer; }\n.sd nav button.on { background: #0969da; color: white; border-color: #0969da; }\n.sd .main { display: flex; gap: 12px; align-items: flex-start; }\n.sd .pane { flex: 1; min-width: 0; }\n.sd .detail { flex: 0 0 min(36%, 480px); min-width: 0; box-sizing: border-box; border-left: 1px solid #d0d7de; padding-left: 12px; }\n.sd .detail pre { white-space: pre-wrap; }\n.sd .scroll-x { overflow-x: auto; max-width: 100%; }\n.sd table { border-collapse: collapse; width: 100%; }\n.sd th, .sd td { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eaeef2; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 420px; }\n.sd table.guards { table-layout: fixed; min-width: 760px; }\n.sd table.guards th[data-col=compile_id] { width: 74px; } .sd table.guards th[data-col=symbols] { width: 18%; }\n.sd table.guards th[data-col=cause] { width: 118px; } .sd table.guards th[data-col=status] { width: 68px; }\n.sd table.guards th[data-col=phase] { width: 64px; } .sd table.guards th[data-col=line] { width: 92px; }\n.sd table.guards .cause { max-width: 100%; box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }\n.sd th { cursor: pointer; background: #f6f8fa; position: sticky; top: 0; }\n.sd tr.row { cursor: pointer; height: 24px; }\n.sd .scroll tr.expected { height: 24px; }\n.sd tr.row:hover, .sd tr.row.on { background: #ddf4ff; }\n.sd .scroll { max-height: max(320px, calc(100vh - 170px)); overflow: auto; border: 1px solid #eaeef2; }\n.sd .compile-summary ul { margin: 4px 0 8px; }\n.sd .filters { display: flex; gap: 6px; margin-bottom: 6px; flex-wrap: wrap; }\n.sd code, .sd pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }\n.sd pre { background: #f6f8fa; padding: 8px; overflow-x: auto; border-radius: 6px; }\n.sd .cause { display: inline-block; padding: 0 6px; border-radius: 10px; background: #eaeef2; font-size: 11px; }\n.sd .cause.user_branch { background: #fff8c5; } .sd .cause.op_requirement { background: #ddf4ff; }\n.sd .cause.int_specialized { background: #ffebe9; } .sd .cause.static_by_default { background: #e8e1ff; }\n.sd .cause.zero_one, .sd .cause.duck_sizing { background: #fbefff; }\n.sd .cause.inductor, .sd .cause.backward { background: #dafbe1; }\n.sd .cause.graph_break { background: #ffd8b5; } .sd .graph-break { margin: 6px 0 10px; }\n.sd .timeline { display: flex; gap: 3px; align-items: center; flex-wrap: wrap; margin: 4px 0 8px; }\n.sd .timeline-frame { min-width: 12em; font-weight: 600; margin-right: 6px; }\n.sd .compile { border: 1px solid #d0d7de; border-radius: 4px; padding: 2px 6px; cursor: pointer; font-size: 11px; }\n.sd .compile.failed { border-color: #cf222e; color: #cf222e; }\n.sd .cause.first { background: #fff; border: 1px solid #d0d7de; }\n.sd .legend { display: flex; gap: 6px; flex-wrap: wrap; margin: 4px 0 8px; }\n.sd .changes .change { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin: 8px 0; }\n.sd .change[data-verified=true] { border-color: #1a7f37; }\n.sd .change-head { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }\n.sd .change-head .removes { font-weight: 600; }\n.sd .change .fix { margin: 4px 0; }\n.sd .overview h2, .sd section > h2 { font-size: 14px; margin: 16px 0 4px; }\n.sd .frame-details { margin: 4px 0; } .sd .frame-details > summary { cursor: pointer; }\n.sd .frame-details > summary h3 { display: inline; font-size: 13px; }\n.sd .steps li { margin: 4px 0; }\n.sd .steps .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .sym { background: #ddf4ff; } .sd .lit { background: #ffebe9; }\n.sd .problems { color: #9a6700; }\n.sd .fix { margin: 6px 0 10px; }\n.sd .fix pre { margin: 4px 0; white-space: pre-wrap; overflow-x: visible; }\n.sd .fixes { min-width: 0; max-width: 100%; }\n.sd .recompile { margin: 6px 0 14px; padding-left: 8px; border-left: 3px solid #d0d7de; }\n.sd .recompile .check { margin: 2px 0; }\n.sd .recompile .guard { cursor: pointer; text-decoration: underline dotted; }\n.sd .recompile .reason pre { white-space: pre-wrap; }\n.sd .chart svg { max-width: 100%; height: auto; }\n.sd .fix .kind { color: #656d76; font-size: 11px; }\n.sd .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .badge.verified { background: #dafbe1; color: #116329; } .sd .badge.failed { background: #ffebe9; color: #a40e26; }\n.sd .fix pre.fix-diff { background: #fff; border: 1px solid #d0d7de; }\n.sd .fix-diff .add { background: #dafbe1; color: #116329; }\n.sd .fix-diff .del { background: #ffebe9; color: #a40e26; } .sd .fix-diff .hunk { color: #8250df; }\n.sd .fix-diff .file { color: #656d76; }\n.sd .hunt-summary { font-weight: 600; }\n.sd table.hunt td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.hunt td[data-col=evidence], .sd table.hunt td[data-col=note] { white-space: normal; }\n.sd table.hunt code.line { display: block; white-space: pre-wrap; }\n.sd .verdict { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 11px; background: #eaeef2; }\n.sd .verdict.avoidable { background: #dafbe1; color: #116329; } .sd .verdict.needed { background: #ddf4ff; color: #0550ae; }\n.sd .verdict.untested { background: #eaeef2; color: #656d76; }\n.sd .frame-link { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; padding: 0; background: none; color: #0969da; cursor: pointer; text-decoration: underline; }\n", Mn = [
 	["compiles", "compiles"],
 	["recompiles", "recompiles"],
 	["graph_breaks", "graph breaks"]
@@ -1295,13 +1325,13 @@ var wn = "\n.sd { font: 13px/1.45 system-ui, -apple-system, \"Segoe UI\", sans-s
 function Z(e) {
 	return e.user_name || e.source;
 }
-function En(e) {
+function Nn(e) {
 	return C(e.flatMap((e) => Object.keys(e.causes)), (e) => e);
 }
-function Dn(e) {
+function Pn(e) {
 	return C(e.flatMap((e) => e.specializations), Z);
 }
-function On(e) {
+function Fn(e) {
 	let t = e.some((e) => e.error !== null);
 	return [
 		{
@@ -1309,17 +1339,17 @@ function On(e) {
 			label: "workload",
 			kind: "name"
 		},
-		...Tn.map(([e, t]) => ({
+		...Mn.map(([e, t]) => ({
 			key: e,
 			label: t,
 			kind: "count"
 		})),
-		...En(e).map((e) => ({
+		...Nn(e).map((e) => ({
 			key: `cause:${e}`,
 			label: e,
 			kind: "cause"
 		})),
-		...Dn(e).map((e) => ({
+		...Pn(e).map((e) => ({
 			key: `dim:${e}`,
 			label: e,
 			kind: "dim"
@@ -1331,17 +1361,17 @@ function On(e) {
 		}] : []
 	];
 }
-function kn(e, t) {
+function In(e, t) {
 	return e.specializations.filter((e) => Z(e) === t);
 }
-function An(e, t) {
-	let n = kn(e, t);
+function Ln(e, t) {
+	let n = In(e, t);
 	return {
 		text: [...new Set(n.map((e) => e.cause))].join(", "),
-		title: n.map(jn).join("\n")
+		title: n.map(Rn).join("\n")
 	};
 }
-function jn(e) {
+function Rn(e) {
 	let t = e.user_name && e.user_name !== e.source ? ` (${e.source})` : "", n = e.line ? ` at ${e.line}` : "", r = e.code ? `: ${e.code}` : "";
 	return `${e.frame}: ${Z(e)}${t} = ${e.values.join(", ")} (${e.cause})${n}${r}`;
 }
@@ -1350,89 +1380,89 @@ function Q(e, t) {
 		case "name": return e.name;
 		case "count": return String(e[t.key]);
 		case "cause": return String(e.causes[t.key.slice(6)] ?? "");
-		case "dim": return An(e, t.key.slice(4)).text;
+		case "dim": return Ln(e, t.key.slice(4)).text;
 		default: return e.error ?? "";
 	}
 }
-function Mn(e, t) {
+function zn(e, t) {
 	let n = Q(e, t);
 	return t.kind === "count" || t.kind === "cause" ? n === "" ? 0 : Number(n) : n;
 }
-function Nn(e, t) {
-	return j(e, t, Mn);
+function Bn(e, t) {
+	return j(e, t, zn);
 }
-var Pn = /^[^/?#]*:/, Fn = /[\u0000-\u001f\u007f]/;
-function In(e) {
-	return !e || Fn.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Pn.test(e) ? null : e;
+var Vn = /^[^/?#]*:/, Hn = /[\u0000-\u001f\u007f]/;
+function Un(e) {
+	return !e || Hn.test(e) || /^\s/.test(e) || e.startsWith("/") || e.includes("\\") || Vn.test(e) ? null : e;
 }
 // src/suite.ts
-var Ln = "\n.sd .scroll-x { overflow: auto; max-height: 85vh; }  /* its header rows stay in sight */\n.sd table.suite { width: auto; overflow-wrap: normal; }  /* words whole: a cell wraps at spaces and _ */\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; min-width: 16em; max-width: 28em; }\n.sd table.suite td.error div { max-height: 5.8em; overflow: auto; }  /* four lines */\n.sd table.suite td.dim { cursor: help; font-size: 12px; white-space: normal; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; top: 0; height: 22px; box-sizing: border-box; }\n.sd table.suite tr.columns th { top: 22px; vertical-align: bottom; white-space: normal; }\n.sd table.suite th.turned span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block; max-height: 22em; overflow: hidden; text-overflow: ellipsis; }\n.sd table.suite [data-col=name] { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 10em; max-width: 22em; white-space: normal; overflow-wrap: break-word; }\n.sd table.suite th[data-col=name] { z-index: 2; background: #f6f8fa; }\n.sd table.suite tr.failed td[data-col=name] { background: #ffebe9; }\n", Rn = {
+var Wn = "\n.sd .scroll-x { overflow: auto; max-height: 85vh; }  /* its header rows stay in sight */\n.sd table.suite { width: auto; overflow-wrap: normal; }  /* words whole: a cell wraps at spaces and _ */\n.sd table.suite td.count { text-align: right; font-variant-numeric: tabular-nums; }\n.sd table.suite tr.failed td { background: #ffebe9; }\n.sd table.suite td.error { color: #a40e26; white-space: pre-wrap; min-width: 16em; max-width: 28em; }\n.sd table.suite td.error div { max-height: 5.8em; overflow: auto; }  /* four lines */\n.sd table.suite td.dim { cursor: help; font-size: 12px; white-space: normal; }\n.sd table.suite td.hit { background: #fff1c2; font-weight: 600; }\n.sd table.suite td.dim.hit { background: #ffe2cc; }\n.sd table.suite tr.groups th { background: #eaeef2; cursor: default; text-align: center; top: 0; height: 22px; box-sizing: border-box; }\n.sd table.suite tr.columns th { top: 22px; vertical-align: bottom; white-space: normal; }\n.sd table.suite th.turned span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block; max-height: 22em; overflow: hidden; text-overflow: ellipsis; }\n.sd table.suite [data-col=name] { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 10em; max-width: 22em; white-space: normal; overflow-wrap: break-word; }\n.sd table.suite th[data-col=name] { z-index: 2; background: #f6f8fa; }\n.sd table.suite tr.failed td[data-col=name] { background: #ffebe9; }\n", Gn = {
 	name: "",
 	count: "totals",
 	cause: "recompiles by cause",
 	dim: "inputs made constants (why)",
 	error: ""
-}, zn = /* @__PURE__ */ new Set(["cause", "dim"]);
-function Bn(t, n) {
+}, Kn = /* @__PURE__ */ new Set(["cause", "dim"]);
+function qn(t, n) {
 	t.setAttribute("data-view", "suite");
-	let r = On(n.workloads), i = e("div", { class: "scroll-x" }), a = {
+	let r = Fn(n.workloads), i = e("div", { class: "scroll-x" }), a = {
 		column: null,
 		descending: !1
 	}, o = () => {
-		i.replaceChildren(Hn(n.workloads, r, a, (e) => {
+		i.replaceChildren(Yn(n.workloads, r, a, (e) => {
 			a = M(a, e), o();
 		}));
 	};
-	o(), t.append(Vn(n), i);
+	o(), t.append(Jn(n), i);
 }
-function Vn(t) {
+function Jn(t) {
 	let n = t.workloads.filter((e) => e.error !== null).length;
 	return e("header", {}, e("h1", {}, "symdebug suite"), e("span", {}, `${t.workloads.length} workloads${n ? `, ${n} did not finish` : ""}`), e("span", {
 		class: "muted",
 		"data-torch": t.torch
 	}, `torch ${t.torch || "(unknown)"}`));
 }
-function Hn(t, n, r, i) {
+function Yn(t, n, r, i) {
 	let a = e("tr", { class: "columns" }, ...n.map((t) => e("th", {
-		class: zn.has(t.kind) ? "turned" : "",
+		class: Kn.has(t.kind) ? "turned" : "",
 		"data-col": t.key,
-		title: Wn(t),
+		title: Zn(t),
 		onclick: () => i(t)
-	}, e("span", {}, t.label + N(r, t))))), o = Nn(t, r).map(({ item: e, index: t }) => Gn(e, t, n));
-	return e("table", { class: "suite" }, e("thead", {}, Un(n), a), e("tbody", {}, ...o));
+	}, e("span", {}, t.label + N(r, t))))), o = Bn(t, r).map(({ item: e, index: t }) => Qn(e, t, n));
+	return e("table", { class: "suite" }, e("thead", {}, Xn(n), a), e("tbody", {}, ...o));
 }
-function Un(t) {
+function Xn(t) {
 	let n = [], r = 0;
 	for (; r < t.length;) {
 		let i = t[r].kind, a = 1;
 		for (; r + a < t.length && t[r + a].kind === i;) a++;
-		let o = e("th", { "data-group": i }, Rn[i]);
+		let o = e("th", { "data-group": i }, Gn[i]);
 		o.colSpan = a, n.push(o), r += a;
 	}
 	return e("tr", { class: "groups" }, ...n);
 }
-function Wn(e) {
+function Zn(e) {
 	return e.kind === "cause" ? `recompiles caused by ${e.label} (click to sort)` : e.kind === "dim" ? `why ${e.label} became a constant; a cell's tooltip has its values and line` : `${e.label} (click to sort)`;
 }
-function Gn(t, n, r) {
+function Qn(t, n, r) {
 	let i = t.error !== null;
 	return e("tr", {
 		class: i ? "failed" : "",
 		"data-workload-row": String(n),
 		"data-workload": t.name,
 		"data-error": String(i)
-	}, ...r.map((e) => Kn(t, e)));
+	}, ...r.map((e) => $n(t, e)));
 }
-function Kn(t, n) {
+function $n(t, n) {
 	switch (n.kind) {
-		case "name": return e("td", { "data-col": n.key }, Jn(t));
+		case "name": return e("td", { "data-col": n.key }, tr(t));
 		case "dim": {
-			let { text: r, title: i } = An(t, n.key.slice(4));
+			let { text: r, title: i } = Ln(t, n.key.slice(4));
 			return e("td", {
 				class: r ? "dim hit" : "dim",
 				title: i,
 				"data-col": n.key
-			}, ...qn(r));
+			}, ...er(r));
 		}
 		case "cause": {
 			let r = Q(t, n);
@@ -1451,28 +1481,28 @@ function Kn(t, n) {
 		}, Q(t, n));
 	}
 }
-function qn(t) {
+function er(t) {
 	return t.split(/(?<=_)/).flatMap((t, n) => n ? [e("wbr"), t] : [t]);
 }
-function Jn(t) {
-	let n = In(t.report);
+function tr(t) {
+	let n = Un(t.report);
 	if (n === null) return e("span", { "data-report": "none" }, t.name);
 	let r = e("a", { "data-report": n }, t.name);
 	return r.setAttribute("href", n), r;
 }
 // src/symbols.ts
-function Yn(e) {
+function nr(e) {
 	if (!e.origin) return "";
 	let t = e.user_frame ? ` at ${e.user_frame.filename}:${e.user_frame.lineno}` : "", n = e.runtime_asserts?.length ? `; runtime asserts: ${e.runtime_asserts.join(", ")}` : "";
 	return `${e.origin}${t}${n}`;
 }
-function Xn(t) {
+function rr(t) {
 	return t.compiles.flatMap((t) => (t.expected_constants ?? []).map((n) => () => e("tr", { class: "expected" }, e("td", {}, t.compile_id), e("td", {}, "—"), e("td", {}, n))));
 }
-var Zn = 500;
-function Qn(t, n) {
-	let r = t.symbols.filter((e) => !e.expected), i = Xn(t), a = (e) => e < r.length ? $n(r[e], n) : i[e - r.length]();
-	return mt("symbols", e("tr", {}, ...[
+var ir = 500;
+function ar(t, n) {
+	let r = t.symbols.filter((e) => !e.expected), i = rr(t), a = (e) => e < r.length ? or(r[e], n) : i[e - r.length]();
+	return ht("symbols", e("tr", {}, ...[
 		"compile",
 		"symbol",
 		"sources",
@@ -1481,9 +1511,9 @@ function Qn(t, n) {
 		"range",
 		"state",
 		"cause"
-	].map((t) => e("th", {}, t))), r.length + i.length, a, Zn);
+	].map((t) => e("th", {}, t))), r.length + i.length, a, ir);
 }
-function $n(t, n) {
+function or(t, n) {
 	let r = t.range ? `[${t.range[0]}, ${t.range[1]}]` : "";
 	return e("tr", {
 		class: "row",
@@ -1491,25 +1521,25 @@ function $n(t, n) {
 			pane: "why",
 			source: t.sources[0]
 		})
-	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, E(t)), e("td", {}, Yn(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
+	}, e("td", {}, t.compile_id), e("td", {}, t.name), e("td", {}, E(t)), e("td", {}, nr(t)), e("td", {}, t.hint ?? ""), e("td", {}, r), e("td", {}, t.state), e("td", {}, t.cause ? e("span", { class: `cause ${t.cause}` }, t.cause) : ""));
 }
 // src/why.ts
-var er = 20;
-function tr(t, r, i, a = {}) {
-	let o = r.source ?? ke(t) ?? "", s = de(t, o), c = s.at(-1), l = e("div", {}, nr(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${w(t, c.compile_id)}`) : null, rr(c?.steps ?? [], i, a), L(c?.fixes ?? []));
-	return V(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${w(t, e.compile_id)}`], () => [rr(e.steps, i, a), L(e.fixes)])], () => 1, er), l;
+var sr = 20;
+function cr(t, r, i, a = {}) {
+	let o = r.source ?? ke(t) ?? "", s = de(t, o), c = s.at(-1), l = e("div", {}, lr(t, s.length ? o : "", i), c && s.length > 1 ? e("p", { class: "frame-of" }, `in ${w(t, c.compile_id)}`) : null, ur(c?.steps ?? [], i, a), R(c?.fixes ?? []));
+	return B(l, s.slice(0, -1), (e) => [n({ class: "other-frame" }, [`also in ${w(t, e.compile_id)}`], () => [ur(e.steps, i, a), R(e.fixes)])], () => 1, sr), l;
 }
-function nr(e, t, n) {
+function lr(e, t, n) {
 	let r = (t) => {
 		let n = fe(e, t)?.user_name;
 		return n ? `${n} (${t})` : t;
 	}, o = i(t ? [t] : [], t, "source", (e) => n({ source: e }), r);
-	return H(() => a(o, ue(e), r)), o;
+	return V(() => a(o, ue(e), r)), o;
 }
-function rr(t, n, r) {
-	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, ir(t, n, r))));
+function ur(t, n, r) {
+	return e("ol", { class: "steps" }, ...t.filter((e) => e.kind !== "fix").map((t) => e("li", { "data-kind": t.kind }, dr(t, n, r))));
 }
-function ir(t, n, r) {
+function dr(t, n, r) {
 	let i = t.guard;
 	return i === null ? t.kind === "fix" ? e("pre", {}, t.text) : t.frame !== null && r.openFrame ? e("span", {}, F(t.frame, r), `  ${t.frame.line}`) : t.text : e("span", {
 		class: "guard",
@@ -1521,7 +1551,7 @@ function ir(t, n, r) {
 	}, t.text);
 }
 // src/index.ts
-var ar = [
+var fr = [
 	"overview",
 	"symbols",
 	"guards",
@@ -1530,7 +1560,7 @@ var ar = [
 	"sizes",
 	"hunt"
 ];
-function or(e) {
+function pr(e) {
 	let t = me(e), n = {
 		pane: "overview",
 		filter: {},
@@ -1549,74 +1579,74 @@ function or(e) {
 		...n,
 		pane: "guards",
 		filter: { compile: t.id }
-	} : ar.includes(t.pane) ? {
+	} : fr.includes(t.pane) ? {
 		...n,
 		pane: t.pane
 	} : n;
 }
-function sr(e, t, n = {}) {
-	"diff_version" in t ? Ge($(e, We), t, n) : "suite_version" in t ? Bn($(e, Ln), t) : cr($(e), t, n);
+function mr(e, t, n = {}) {
+	"diff_version" in t ? Ge($(e, We), t, n) : "suite_version" in t ? qn($(e, Wn), t) : hr($(e), t, n);
 }
 function $(t, n = "") {
 	let i = e("div", { class: "sd" }), a = document.createElement("style");
-	return a.textContent = wn + n, r(t).append(a, i), i;
+	return a.textContent = jn + n, r(t).append(a, i), i;
 }
-function cr(t, n, r) {
-	let i = ee(n), a = r.deepLinks ?? !0, o = or(a && typeof location < "u" ? location.hash : ""), s = (e) => {
+function hr(t, n, r) {
+	let i = ee(n), a = r.deepLinks ?? !0, o = pr(a && typeof location < "u" ? location.hash : ""), s = (e) => {
 		o = {
 			...o,
 			...e
-		}, a && typeof history < "u" && history.replaceState(null, "", lr(o)), c();
+		}, a && typeof history < "u" && history.replaceState(null, "", gr(o)), c();
 	}, c = () => {
 		let n = e("div", {
 			class: "pane",
 			"data-pane": o.pane
-		}, dr(i, o, s, r));
-		t.replaceChildren(fr(i), pr(i, o, s), e("div", { class: "main" }, n, ur(i, o, s, r)));
+		}, vr(i, o, s, r));
+		t.replaceChildren(yr(i), br(i, o, s), e("div", { class: "main" }, n, _r(i, o, s, r)));
 	};
 	c();
 }
-function lr(e) {
+function gr(e) {
 	return e.pane === "guards" && e.guard ? T({
 		pane: "guard",
 		id: e.guard
 	}) : T({ pane: e.pane });
 }
-function ur(t, n, r, i) {
+function _r(t, n, r, i) {
 	return n.pane !== "guards" || !n.guard ? null : e("div", {
 		class: "detail",
 		"data-detail-of": "guards"
-	}, yt(t, n.guard, r, i));
+	}, xt(t, n.guard, r, i));
 }
-function dr(e, t, n, r) {
+function vr(e, t, n, r) {
 	switch (t.pane) {
-		case "symbols": return Qn(e, n);
-		case "guards": return ht(e, t, n, r);
-		case "why": return tr(e, t, n, r);
-		case "kernels": return Bt(e);
-		case "sizes": return Cn(e);
-		case "hunt": return Mt(e, r);
-		default: return Gt(e, n, r);
+		case "symbols": return ar(e, n);
+		case "guards": return _t(e, t, n, r);
+		case "why": return cr(e, t, n, r);
+		case "kernels": return Vt(e);
+		case "sizes": return An(e);
+		case "hunt": return Nt(e, r);
+		default: return Xt(e, n, r);
 	}
 }
-function fr(t) {
+function yr(t) {
 	let n = Object.entries(t.problems).map(([e, t]) => `${e} ${t}`).join(", ");
 	return e("header", {}, e("h1", {}, "symdebug"), e("span", { class: "muted" }, t.source), e("span", {}, je(t)), n ? e("span", { class: "problems" }, `problems: ${n}`) : null);
 }
-function pr(t, n, r) {
-	return e("nav", {}, ...ar.filter((e) => e !== "hunt" || wt(t).length).map((t) => e("button", {
+function br(t, n, r) {
+	return e("nav", {}, ...fr.filter((e) => e !== "hunt" || Et(t).length).map((t) => e("button", {
 		class: n.pane === t ? "on" : "",
 		"data-tab": t,
 		onclick: () => r({ pane: t })
 	}, t)));
 }
 // src/patch.ts
-function mr(e, t) {
+function xr(e, t) {
 	let n = e;
-	for (let e of t) n = hr(n, e);
+	for (let e of t) n = Sr(n, e);
 	return n;
 }
-function hr(e, t) {
+function Sr(e, t) {
 	if (!t.path.length) return t.value;
 	let n = { ...e }, r = n;
 	for (let e of t.path.slice(0, -1)) r[e] = { ...r[e] }, r = r[e];
@@ -1624,10 +1654,10 @@ function hr(e, t) {
 	return r[i] = t.op === "append" ? [...r[i], ...t.items ?? []] : t.value, n;
 }
 // src/widget.ts
-function gr(e) {
+function Cr(e) {
 	if (s(e.ownerDocument)) return (t) => c(e, t);
 }
-var _r = { render({ model: t, el: n }) {
+var wr = { render({ model: t, el: n }) {
 	let r = e("div"), i = e("pre", {
 		class: "results",
 		"data-results": ""
@@ -1672,7 +1702,7 @@ var _r = { render({ model: t, el: n }) {
 		let n = e;
 		if (n?.type === "patch" && g !== null) {
 			if (n.from !== _) return t.send({ type: "resend" });
-			g = mr(g, JSON.parse(n.operations)), _ = n.from + 1, v += 1, b();
+			g = xr(g, JSON.parse(n.operations)), _ = n.from + 1, v += 1, b();
 		}
 	}, b = () => {
 		if (g === null) return;
@@ -1681,9 +1711,9 @@ var _r = { render({ model: t, el: n }) {
 		o.replaceChildren(...pe(e).map((e) => {
 			let t = document.createElement("option");
 			return t.value = e.value, t.textContent = e.label, t;
-		})), sr(r, e, {
+		})), mr(r, e, {
 			deepLinks: !1,
-			openFrame: gr(n)
+			openFrame: Cr(n)
 		});
 	}, x = () => {
 		let e = t.get("results") ?? [];
@@ -1693,4 +1723,4 @@ var _r = { render({ model: t, el: n }) {
 		a.textContent = String(t.get("error") ?? "");
 	}), n.replaceChildren(u, a, i, r), y(), x(), h(), f();
 } };
-export { _r as default, gr as frameOpener };
+export { wr as default, Cr as frameOpener };

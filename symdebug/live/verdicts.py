@@ -17,8 +17,9 @@ from symdebug.live.replay import Replay
 from symdebug.live.trials import Trial
 from symdebug.model.types import Facts, Fix
 
-#: A fix's verdict, by its code: (verified, measured effect or why not tried, diff).
-Verdicts = dict[str, tuple[bool | None, str, str]]
+#: A fix's verdict, by its code: (verified, measured effect or why not tried, diff, the
+#: compiles the replay saved or None).
+Verdicts = dict[str, tuple[bool | None, str, str, int | None]]
 
 
 @runtime_checkable
@@ -38,7 +39,7 @@ def effect(before: Replay, trial: Trial) -> str:
 def all_fixes(facts: Facts) -> Iterable[Fix]:
     """Every fix object the facts hold, on any fact."""
     records = (facts.guards, facts.symbols, facts.specializations, facts.recompiles)
-    for items in (*records, facts.graph_breaks):
+    for items in (*records, facts.graph_breaks, facts.changes):
         for item in items:
             yield from item.fixes
 
@@ -57,18 +58,19 @@ def verdicts_of(plan: FixPlan) -> Verdicts:
         for change in trial.changes if len(trial.changes) == 1 else ():
             diff = change.rewrite.diff() if change.rewrite is not None else ""
             if verdicts.get(change.fix_code, (False,))[0] is not True:
-                verdicts[change.fix_code] = (trial.better, effect(baseline, trial), diff)
+                saved = baseline.total - trial.replay.total
+                verdicts[change.fix_code] = (trial.better, effect(baseline, trial), diff, saved)
     for skipped in plan.not_tried:
-        verdicts.setdefault(skipped.fix.code, (None, skipped.why, ""))
+        verdicts.setdefault(skipped.fix.code, (None, skipped.why, "", None))
     return verdicts
 
 
 def apply_verdicts(facts: Facts, verdicts: Verdicts) -> int:
-    """Set ``verified``, ``effect`` and ``diff`` on each fix a plan replayed or could not."""
+    """Set ``verified``, ``effect``, ``diff`` and ``saved`` on each fix a plan tried or not."""
     marked = 0
     for fix in all_fixes(facts):
         verdict = verdicts.get(fix.code)
         if verdict is not None:
-            fix.verified, fix.effect, fix.diff = verdict
+            fix.verified, fix.effect, fix.diff, fix.saved = verdict
             marked += 1
     return marked

@@ -22,6 +22,7 @@ from symdebug.model.code_types import (
 from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import (
     Callee,
+    Change,
     Compile,
     Facts,
     Fix,
@@ -178,6 +179,15 @@ def _graph_break(data: dict[str, Any], fixes: _Fixes) -> GraphBreak:
     )
 
 
+def _change(data: dict[str, Any], fixes: _Fixes) -> Change:
+    return Change(
+        fixes=fixes.read(data.get("fixes")),
+        recompiles=list(data.get("recompiles", [])),
+        causes=list(data.get("causes", [])),
+        lines=_frames(data.get("lines")),
+    )
+
+
 def _hunt_row(data: dict[str, Any]) -> HuntRow:
     return HuntRow(**dict(data, user_frame=_maybe_frame(data.get("user_frame"))))
 
@@ -233,6 +243,7 @@ _ALONE: dict[str, Read] = {
     "graph_breaks": _graph_break,
     "hunt": lambda data, _: _hunt_row(data),
     "marks": lambda data, _: MarkSite.from_dict(data),
+    "changes": _change,
 }
 #: Records that refer to guards: built once every guard is.
 LATER = ("specializations", "recompiles", "explanations")
@@ -291,6 +302,7 @@ class FactsReader:
             graph_breaks=built["graph_breaks"],
             hunt=built["hunt"],
             marks=built["marks"],
+            changes=built["changes"],
             sweeps=list(document.get("sweeps", [])),
             problems=dict(document.get("problems", {})),
             problem_examples=list(document.get("problem_examples", [])),

@@ -128,6 +128,7 @@ def _fix_dict(fix: Fix) -> dict[str, Any]:
         "effect": fix.effect,
         "diff": fix.diff,
         "needs": fix.needs,
+        "saved": fix.saved,
     }
 
 
@@ -165,6 +166,7 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
         "hunt": [_plain(row) for row in facts.hunt],
         "marks": [plain_data(site) for site in facts.marks],
         "torch": plain_data(facts.torch),
+        "changes": [_plain(change) for change in facts.changes],
     }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 #: The notebook MIME type of the document: the version is part of its name.
 MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: Versions this code reads.  v2 added FX nodes, kernels, graph code and guard node links;
@@ -43,7 +43,10 @@ MIME_TYPE = f"application/vnd.symdebug.session.v{SCHEMA_VERSION}+json"
 #: and its names are made when it is read.
 #: v12 added the torch that compiled (``torch``: version, release, how it was known); an
 #: older document reads with an unknown torch.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+#: v13 added what to change (``changes``: each distinct best fix of the recompiles, with
+#: the recompiles it would remove) and each fix's measured ``saved`` compiles; an older
+#: document gets its changes when it is read, and its fixes read as not measured.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 #: The JSON Schema of the current version, shipped inside the package; generated from the
 #: dataclasses by :mod:`symdebug.model.contract` (``make contract``).
 SCHEMA_FILE = "schema/session.schema.json"

@@ -65,6 +65,9 @@ class Fix:
         The torch release the fix needs (``"2.15"`` for ``static_sources``); ``""``: any.
         It is suggested only where the session's torch has it, and replayed only where the
         replaying process's torch does.
+    saved
+        The compiles a replay with it saved (the run's compiles before minus after), when a
+        replay measured it; None when none did.
     """
 
     code: str
@@ -75,6 +78,7 @@ class Fix:
     effect: str = ""
     diff: str = ""
     needs: str = ""
+    saved: int | None = None
 
     def __str__(self) -> str:
         return f"{self.code}  # {self.explanation}" if self.explanation else self.code
@@ -560,6 +564,32 @@ class TorchRun:
 
 
 @dataclass(slots=True)
+class Change:
+    """One distinct change to make: the best fix of one or more recompiles, said once.
+
+    Attributes
+    ----------
+    fixes
+        The change, as every record holds its fixes (one): its code, kind and explanation,
+        and once a replay tried it, its verdict, measured effect and ``saved`` compiles.
+    recompiles
+        The recompiles whose best fix it is, in order: those it is expected to remove.
+    causes
+        Their causes, each once, in order.
+    lines
+        The user's lines of those recompiles, each once, in order.
+    """
+
+    fixes: list[Fix]
+    recompiles: list[CompileId] = field(default_factory=list)
+    causes: list[Cause] = field(default_factory=list)
+    lines: list[Frame] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.recompiles = [CompileId(c) for c in self.recompiles]
+
+
+@dataclass(slots=True)
 class Facts:
     """Everything one session knows, as built from one event stream."""
 
@@ -587,6 +617,8 @@ class Facts:
     marks: list[MarkSite] = field(default_factory=list)
     #: Which torch compiled, and which release's tables read its records.
     torch: TorchRun = field(default_factory=TorchRun)
+    #: What to change, one per distinct fix, most recompiles first (the overview's lead).
+    changes: list[Change] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -31,7 +31,15 @@ FIX_KEYS = tuple(f.name for f in dataclasses.fields(Fix))
 FRAME_STACKS: dict[str, tuple[str, ...]] = {"guards": ("user_stack", "framework_stack")}
 #: The record lists whose ``fixes`` (and ``fix`` text, where they have one) go by index into
 #: ``fix_objects`` (and ``fixes``).
-WITH_FIXES = ("guards", "symbols", "specializations", "recompiles", "explanations", "graph_breaks")
+WITH_FIXES = (
+    "guards",
+    "symbols",
+    "specializations",
+    "recompiles",
+    "explanations",
+    "graph_breaks",
+    "changes",
+)
 #: Per record list, its fields that are lists of texts packed as chains of cells into
 #: ``text_lists`` (each field's value the index of its first cell).
 TEXT_LISTS: dict[str, tuple[str, ...]] = {

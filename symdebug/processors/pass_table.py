@@ -16,6 +16,7 @@ from functools import partial
 from symdebug.model.types import Facts
 from symdebug.processors.causes import classify_guards, classify_specializations
 from symdebug.processors.cells import CellNames, alias_files
+from symdebug.processors.changes import collect_changes
 from symdebug.processors.explanations import explain_sources
 from symdebug.processors.export_fixes import suggest_export_fixes
 from symdebug.processors.failures import settle_failed_breaks
@@ -244,6 +245,14 @@ BREAK_STEPS = _pass(
     writes="explanations.steps explanations.fixes",
 )
 
+#: Last: the distinct changes, from the recompiles' fixes and lines as finally named.
+CHANGES = _pass(
+    "changes",
+    collect_changes,
+    reads="recompiles.fixes recompiles.cause recompiles.user_frame file_names",
+    writes="changes",
+)
+
 
 def renaming(names: CellNames) -> Pass:
     """Notebook cells as ``Cell [N]``: after every pass that matches torch's own file names.
@@ -257,7 +266,7 @@ def renaming(names: CellNames) -> Pass:
 def passes(names: CellNames | None = None) -> tuple[Pass, ...]:
     """Every pass, in order, for a stream with these cell names (none: no cell names)."""
     named = (renaming(names),) if names else ()
-    return (*ENRICHING, *named, EXPLAINING, BREAK_STEPS)
+    return (*ENRICHING, *named, EXPLAINING, BREAK_STEPS, CHANGES)
 
 
 #: The passes of a stream without file aliases (declared order, checked below).

@@ -293,6 +293,7 @@ def test_guards_table_shows_each_symbol_with_its_source(browser, report: Path) -
 
 def test_overview_shows_causes_and_fixes_of_recompiles(browser, report: Path) -> None:  # type: ignore[no-untyped-def]
     page = open_report(browser, report)
+    page.locator("details.frame-details > summary").first.click()  # the details, folded
     recompile = page.locator(".recompile[data-recompile='0/1']")
     expect(recompile.locator(".cause")).to_have_text("user_branch")
     expect(recompile).to_contain_text(f"inputs: x.shape[0] ({X})")
@@ -345,7 +346,7 @@ def test_demo_report_fills_every_tab(browser, tmp_path: Path) -> None:  # type: 
     total, *parts = (int(n) for n in made.groups())
     assert total == sum(parts) and parts[0] >= 4
     page = open_report(browser, path)
-    expect(page.locator(".recompile").first).to_be_visible()
+    expect(page.locator(".change").first).to_be_visible()  # what to change leads
     for tab, filled in (
         ("symbols", "tr.row"),
         ("guards", "tr.row"),

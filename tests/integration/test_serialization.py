@@ -42,11 +42,22 @@ def test_round_trip_is_lossless(session: symdebug.Session, tmp_path: Path) -> No
 def test_json_validates_against_schema(session: symdebug.Session) -> None:
     document = json.loads(session.to_json())
     jsonschema.validate(document, schema())
-    assert document["schema_version"] == SCHEMA_VERSION == 12
+    assert document["schema_version"] == SCHEMA_VERSION == 13
     assert document["explanations"] and all(e["steps"] for e in document["explanations"])
     fixes = [f for g in document["guards"] for f in g["fixes"]]
     assert fixes and all(
-        set(f) == {"code", "kind", "explanation", "settings", "verified", "effect", "diff", "needs"}
+        set(f)
+        == {
+            "code",
+            "kind",
+            "explanation",
+            "settings",
+            "verified",
+            "effect",
+            "diff",
+            "needs",
+            "saved",
+        }
         for f in fixes
     )
 

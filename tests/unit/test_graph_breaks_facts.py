@@ -12,7 +12,7 @@ from symdebug.processors.explanations import explain_sources
 from symdebug.processors.failures import settle_failed_breaks
 from symdebug.processors.graph_break_steps import explain_graph_breaks
 from symdebug.processors.graph_breaks import link_graph_breaks, resume_name
-from symdebug.processors.pass_table import BREAK_STEPS, PASSES, check_order
+from symdebug.processors.pass_table import BREAK_STEPS, CHANGES, PASSES, check_order
 from symdebug.processors.symbols import settle_symbol_states
 from symdebug.torchtext.frames import traceback_frames
 
@@ -187,7 +187,7 @@ def test_why_of_the_resume_input_names_the_break() -> None:
 
 def test_the_passes_are_in_order_and_the_document_keeps_breaks() -> None:
     check_order(PASSES)
-    assert PASSES[-1] is BREAK_STEPS
+    assert PASSES[-2:] == (BREAK_STEPS, CHANGES)  # the changes read the final names
     facts = _broken_facts()
     link_graph_breaks(facts).apply()
     assert facts_from_dict(facts_to_dict(facts)).graph_breaks == facts.graph_breaks

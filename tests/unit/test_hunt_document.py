@@ -19,6 +19,7 @@ from symdebug.model.serialize import (
     json_schema,
 )
 from symdebug.model.types import Compile, Facts, Fix, Frame, Guard, Recompile
+from symdebug.processors.changes import collect_changes
 from symdebug.renderers.console import hunt_lines, render_summary
 from symdebug.renderers.document import redacted, unpack, wire_document
 
@@ -65,19 +66,21 @@ def hunted() -> Facts:
     not_tried.effect = "not tried: no workload"
     recompile = Recompile("0/1", "0/0", ["0/0: L['n'] == 3"], guard, "user_branch")
     recompile.fixes = [REWRITE, not_tried]
-    return Facts(
+    facts = Facts(
         compiles=[Compile("0/0", 0, 0, name="f"), Compile("0/1", 0, 1, name="f")],
         guards=[guard],
         recompiles=[recompile],
         hunt=hunt_rows(),
         source="synthetic",
     )
+    collect_changes(facts).apply()  # as a build completes them
+    return facts
 
 
 def test_the_version_names_the_mime_type_and_reads_every_older_version() -> None:
-    assert SCHEMA_VERSION == 12
-    assert MIME_TYPE == "application/vnd.symdebug.session.v12+json"
-    assert tuple(range(1, 13)) == READABLE_VERSIONS
+    assert SCHEMA_VERSION == 13
+    assert MIME_TYPE == "application/vnd.symdebug.session.v13+json"
+    assert tuple(range(1, 14)) == READABLE_VERSIONS
 
 
 def test_a_session_with_a_hunt_and_a_diff_saves_and_loads_equal(tmp_path: Path) -> None:
