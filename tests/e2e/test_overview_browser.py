@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from programs import captured
 from test_report_browser import SHOTS, WAIT_MS, open_report
 
 import symdebug
@@ -16,21 +17,10 @@ expect = pytest.importorskip("playwright.sync_api").expect
 expect.set_options(timeout=WAIT_MS)
 
 
-def branchy(x: torch.Tensor, steps: int) -> torch.Tensor:
-    for _ in range(steps):
-        x = x + 1
-    if x.shape[0] > 8:
-        return x * 2
-    return x - 1
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, symdebug.Session]:
     torch._dynamo.reset()
-    compiled = torch.compile(branchy, backend="eager", dynamic=True)
-    with symdebug.capture() as s:
-        for n, steps in ((4, 1), (12, 1), (4, 1), (12, 2), (4, 3), (12, 3)):
-            compiled(torch.ones(n), steps)
+    s = captured("repeated_fixes")
     return s.to_html(tmp_path_factory.mktemp("overview") / "report.html"), s
 
 

@@ -10,27 +10,15 @@ import json
 
 import pytest
 import torch
-from programs import program
+from programs import captured, program
 
 import symdebug
-
-
-def branchy(x: torch.Tensor, steps: int) -> torch.Tensor:
-    for _ in range(steps):
-        x = x + 1
-    if x.shape[0] > 8:
-        return x * 2
-    return x - 1
 
 
 @pytest.fixture(scope="module")
 def session() -> symdebug.Session:
     torch._dynamo.reset()
-    compiled = torch.compile(branchy, backend="eager", dynamic=True)
-    with symdebug.capture() as s:
-        for n, steps in ((4, 1), (12, 1), (4, 1), (12, 2), (4, 3), (12, 3)):
-            compiled(torch.ones(n), steps)
-    return s
+    return captured("repeated_fixes")
 
 
 def test_one_change_per_distinct_best_fix_most_recompiles_first(session: symdebug.Session) -> None:
