@@ -13,6 +13,7 @@ import torch
 from programs import captured, program
 
 import symdebug
+from symdebug.renderers.document import redacted_json
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +61,15 @@ def test_a_verified_change_says_the_compiles_the_replay_saved() -> None:
     assert (fix.code, fix.verified, fix.saved) == (plan.changes[0].code, True, saved) and saved == 1
     assert fix.effect == "measured: 2 -> 1 compiles"
     assert symdebug.Session.from_json(s.to_json()).facts.changes[0].fixes[0].saved == 1
+
+
+def test_a_redacted_document_keeps_the_changes_without_the_code_around_them(
+    session: symdebug.Session,
+) -> None:
+    document = json.loads(redacted_json(session.facts))
+    lines = [line for change in document["changes"] for line in change["lines"]]
+    assert lines and all(line["filename"] == "repeated_fixes.py" for line in lines)
+    assert all(line["line"] != session.facts.changes[0].lines[0].line for line in lines)
+    assert [c["recompiles"] for c in document["changes"]] == [
+        c.recompiles for c in session.facts.changes
+    ]
