@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from symdebug.events import EventStream
 from symdebug.model.types import Callee, Compile, Facts, Frame, Recompile, ShapeCheck
@@ -73,6 +74,7 @@ def in_text(text: str, aliases: Aliases) -> str:
     return text
 
 
+@cache  # one pattern per cell file, not one per text renamed
 def _path_ending(base: str) -> re.Pattern[str]:
     """A path that ends with file ``base`` before ``:<line>``."""
     return re.compile(r"[^\s#()]*" + re.escape(base) + r"(?=:\d)")

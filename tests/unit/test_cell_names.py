@@ -5,7 +5,8 @@ from __future__ import annotations
 from symdebug.events import EventStream
 from symdebug.processors.cells import cell_names, in_text
 
-CELL = "/tmp/ipykernel_7/3065211413.py"
+#: A kernel's cell file (ipykernel names it by a hash of the cell's text).
+CELL = "kernel_tmp/ipykernel_7/3065211413.py"
 
 
 def test_torch_text_names_the_cell_for_the_path_or_its_end() -> None:
@@ -16,7 +17,7 @@ def test_torch_text_names_the_cell_for_the_path_or_its_end() -> None:
 
 
 def test_another_file_of_the_same_name_is_left_as_it_is() -> None:
-    other = "# /home/me/3065211413.py:3 in score"  # not an end of the cell's path
+    other = "# elsewhere/3065211413.py:3 in score"  # not an end of the cell's path
     assert in_text(other, {CELL: "Cell [2]"}) == other
 
 
