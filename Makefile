@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast test-torch record-torch lint bench clean browser contract viewer viewer-check
+.PHONY: setup demo test test-fast test-torch record-torch lint bench clean browser contract viewer viewer-check judge
 
 # The supported torch versions (README, "Supported torch versions").  .venv holds the first,
 # on which `make test` runs every tier; each other one gets a venv of its own
@@ -73,6 +73,13 @@ test-torch: .venv-torch-$(VERSION)/.installed browser
 # Record the corpus's answers and TORCH_TRACE logs on one torch (a new release: docs/torch-releases.md).
 record-torch: .venv-torch-$(VERSION)/.installed
 	.venv-torch-$(VERSION)/bin/python scripts/record_conformance.py
+
+# The standing truth check (issue 47): symdebug against torch's own logs on programs it was
+# not written for, live and from the log: causes, user lines, graph-break lines, predictions.
+# It fails on any check that tests/data/judge-baseline.json passed and that now misses.
+judge: setup
+	$(PY) scripts/judge_recompiles.py --programs tests/data/unseen tests/data/classes --jobs 2 \
+		--baseline tests/data/judge-baseline.json
 
 test-fast: setup
 	$(PY) -m pytest -q -n 2 -m "not slow" tests/unit

@@ -15,11 +15,23 @@ Checks, per recompile torch logged (a miss counts against every check of the row
 2. *cause known*: its ``cause`` is not ``unknown``;
 3. *line agrees*: where torch names a line in the program, symdebug's user line is that line
    (reasons without one, such as dtype or global state: "torch names none", not counted);
-4. *live == log*: the log's recompile of that id has the same cause, user line and fix.
+4. *live == log*: the log's recompile of that id has the same cause, user line and fix (not
+   counted where torch names no line and only a live capture can know it: the line that called
+   a compiled function, which torch's log drops, and the line of a mark, which it never logs);
+5. *break lines*: the lines symdebug says the graph broke at (a library's line inside one) are
+   those torch names ("Graph break in user code at ..."), live and from the log;
+6. *prediction*: for each call a program's ``next_calls()`` returns, symdebug's prediction
+   (live and from the log) is what torch then did (compiled the frame again or not, by torch's
+   compilation metrics); an unsure prediction abstains, counted apart with what it could not
+   check.
 
 Usage::
 
     .venv/bin/python scripts/judge_recompiles.py [--json out.json] [--only NAME ...]
+        [--programs DIR ...] [--jobs 2] [--baseline FILE [--record]]
+
+``make judge`` runs it on ``tests/data/unseen`` and ``tests/data/classes`` against
+``tests/data/judge-baseline.json``: exit 1 on any check the baseline passed that now misses.
 
 It never stops on a failing program: the error is reported in that program's row.
 """
@@ -44,7 +56,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "tests" / "data" / "heldout"
-CHECKS = ("found", "cause_known", "line_agrees", "live_eq_log")
+CHECKS = ("found", "cause_known", "line_agrees", "live_eq_log", "break_lines", "prediction")
 
 # ---------------------------------------------------------------------------------------------
 # Worker side: runs inside the subprocesses.
@@ -108,6 +120,12 @@ def _recompile_dict(recompile: Any) -> dict[str, Any]:
     }
 
 
+def _break_where(graph_break: Any) -> str:
+    """Where symdebug says a break happened: the library's line inside one, else the user's."""
+    frame = getattr(graph_break, "library_frame", None) or getattr(graph_break, "user_frame", None)
+    return f"{frame.filename}:{frame.lineno}" if frame is not None else "(unknown line)"
+
+
 def _session_dict(session: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"recompiles": [], "graph_breaks": None, "error": None}
     try:
@@ -115,10 +133,68 @@ def _session_dict(session: Any) -> dict[str, Any]:
     except Exception as exc:
         out["error"] = f"reading recompiles: {_error_text(exc)}"
     try:
-        out["graph_breaks"] = len(list(session.graph_breaks))
+        breaks = list(session.graph_breaks)
+        out["graph_breaks"] = len(breaks)
+        out["break_lines"] = sorted({_break_where(b) for b in breaks})
     except Exception as exc:
         out["graph_breaks"] = f"error: {_error_text(exc)}"
     return out
+
+
+def _frame_name(compiled: Any) -> str:
+    """The compiled frame's code name, as predictions take it (``forward`` for a module)."""
+    from symdebug._torch.compiled import original_callable
+
+    original = original_callable(compiled)
+    code = getattr(getattr(original, "forward", original), "__code__", None)
+    return code.co_name if code is not None else ""
+
+
+def _predicted(session: Any, call: tuple[Any, ...]) -> dict[str, Any]:
+    compiled, args, kwargs = call
+    try:
+        found = session.predict(*args, frame=_frame_name(compiled), **kwargs)
+    except Exception as exc:
+        return {"error": _error_text(exc)}
+    return {
+        "outcome": "recompile" if found.recompiles else "no compile",
+        "certain": bool(found.certain),
+        "unchecked": [str(u) for u in found.unchecked],
+    }
+
+
+def _frame_compiles(name: str) -> int:
+    """Torch's own count of the frame compiles of a code name (its compilation metrics)."""
+    from torch._dynamo import utils as dynamo_utils
+
+    return sum(
+        1
+        for m in dynamo_utils.get_compilation_metrics()
+        if getattr(m, "co_name", None) == name and m.is_forward is not False
+    )
+
+
+def _torch_outcome(call: tuple[Any, ...]) -> str:
+    """What torch did with the call: compiled the frame again, or not (served or eager)."""
+    compiled, args, kwargs = call
+    name = _frame_name(compiled)
+    before = _frame_compiles(name)
+    try:
+        compiled(*args, **kwargs)
+    except Exception as exc:
+        return f"raised {_error_text(exc)}"
+    return "recompile" if _frame_compiles(name) > before else "no compile"
+
+
+def _predictions(module: ModuleType, live: Any, log: Any) -> list[dict[str, Any]]:
+    """Each next call's prediction, live and from the log, then torch's outcome."""
+    rows = []
+    for call in module.next_calls():
+        row = {"frame": _frame_name(call[0]), "live": _predicted(live, call)}
+        row["log"] = _predicted(log, call) if log is not None else {"error": "no log"}
+        row["torch"] = _torch_outcome(call)
+        rows.append(row)
+    return rows
 
 
 def _worker_torch(program: Path) -> dict[str, Any]:
@@ -142,6 +218,10 @@ def _worker_symdebug(program: Path, trace_dir: Path) -> dict[str, Any]:
         result["live"] = {"error": f"import symdebug: {_error_text(exc)}", "recompiles": []}
         return result
     session: Any = None
+    module: ModuleType | None = None
+    from torch._dynamo import utils as dynamo_utils
+
+    dynamo_utils.set_compilation_metrics_limit(100_000)
     try:
         module = _load_program(program)
         with symdebug.capture() as session:
@@ -154,17 +234,23 @@ def _worker_symdebug(program: Path, trace_dir: Path) -> dict[str, Any]:
         live = _session_dict(session) if session is not None else {"recompiles": []}
         live["error"] = f"live capture: {_error_text(exc)}"
         result["live"] = live
+    loaded: Any = None
     if not any(trace_dir.iterdir()):
         result["log"] = {"error": f"no log written in {trace_dir}", "recompiles": []}
-        return result
-    try:
-        loaded = symdebug.load_trace(str(trace_dir))
-        ranks = getattr(loaded, "ranks", None)
-        if ranks:  # a MultiRankSession: one process, so one rank
-            loaded = next(iter(ranks.values()))
-        result["log"] = _session_dict(loaded)
-    except Exception as exc:
-        result["log"] = {"error": f"load_trace: {_error_text(exc)}", "recompiles": []}
+    else:
+        try:
+            loaded = symdebug.load_trace(str(trace_dir))
+            ranks = getattr(loaded, "ranks", None)
+            if ranks:  # a MultiRankSession: one process, so one rank
+                loaded = next(iter(ranks.values()))
+            result["log"] = _session_dict(loaded)
+        except Exception as exc:
+            result["log"] = {"error": f"load_trace: {_error_text(exc)}", "recompiles": []}
+    if module is not None and session is not None and hasattr(module, "next_calls"):
+        try:
+            result["predictions"] = _predictions(module, session, loaded)
+        except Exception as exc:
+            result["predictions"] = [{"error": f"next_calls: {_error_text(exc)}"}]
     return result
 
 
@@ -203,6 +289,21 @@ class TorchRecompile:
     function: str
     where: str
     failures: list[TorchFailure] = field(default_factory=list)
+
+
+BREAK_AT = re.compile(r"Graph break in user code at (?P<where>\S+:\d+)")
+
+
+def torch_break_lines(text: str) -> list[str]:
+    """Where torch says each graph break happened (``file:line``), once each."""
+    found = set()
+    for raw in text.splitlines():
+        m = LOG_LINE.match(raw)
+        if m is not None and m["art"] == "graph_breaks":
+            at = BREAK_AT.search(m["msg"])
+            if at:
+                found.add(at["where"])
+    return sorted(found)
 
 
 def parse_torch_log(text: str) -> tuple[dict[str, TorchRecompile], int]:
@@ -423,8 +524,10 @@ def judge_program(
         live_by = {r["compile_id"]: r for r in live_s.get("recompiles", [])}
         log_by = {r["compile_id"]: r for r in log_s.get("recompiles", [])}
 
-        if not truth:
-            report["errors"].append("torch logged no recompile")
+        report["breaks"] = _judge_breaks(torch_break_lines(log_text), live_s, log_s)
+        report["predictions"] = [_judge_prediction(row) for row in sd.get("predictions") or []]
+        if not truth and not report["breaks"]["torch"]:
+            report["errors"].append("torch logged no recompile and no graph break")
         for cid, rec in sorted(truth.items(), key=lambda kv: _cid_key(kv[0])):
             report["rows"].append(asdict(_judge_row(program, cid, rec, live_by, log_by)))
         for cid in sorted(set(live_by) - set(truth), key=_cid_key):
@@ -475,6 +578,9 @@ def _judge_row(
         row.checks["live_eq_log"] = not differs
         if differs:
             row.notes.append("live != log on " + ", ".join(differs))
+        if differs == ["user_frame"] and row.torch_line is None and _live_only(live, log, program):
+            row.checks["live_eq_log"] = None
+            row.notes.append("not counted: torch's log lacks the call's or the mark's line")
     else:
         row.checks["live_eq_log"] = False
         row.notes.append(
@@ -483,6 +589,51 @@ def _judge_row(
             f"{'log' if log is None else ''}"
         )
     return row
+
+
+def _judge_breaks(
+    torch_lines: list[str], live: dict[str, Any], log: dict[str, Any]
+) -> dict[str, Any]:
+    """symdebug's break lines (live and from the log) against torch's, as sets of lines."""
+    checks = {
+        kind: sorted(session.get("break_lines") or []) == torch_lines
+        for kind, session in (("live", live), ("log", log))
+    }
+    return {
+        "torch": torch_lines,
+        "live": live.get("break_lines"),
+        "log": log.get("break_lines"),
+        "checks": checks,
+    }
+
+
+def _judge_prediction(row: dict[str, Any]) -> dict[str, Any]:
+    """A sure prediction must be what torch did; an unsure one abstains, saying why."""
+    if "error" in row:
+        return {**row, "checks": {"live": False, "log": False}, "abstained": []}
+    checks: dict[str, bool | None] = {}
+    abstained = []
+    for kind in ("live", "log"):
+        said = row.get(kind) or {}
+        if "error" in said:
+            checks[kind] = False
+        elif not said.get("certain"):
+            checks[kind] = None  # an abstention: counted apart, with what it could not check
+            abstained.append(f"{kind}: {'; '.join(said.get('unchecked') or []) or '?'}")
+        else:
+            checks[kind] = said.get("outcome") == row.get("torch")
+    return {**row, "checks": checks, "abstained": abstained}
+
+
+def _live_only(live: dict[str, Any], log: dict[str, Any], program: Path) -> bool:
+    """A line only a live capture can know, where torch names none.
+
+    Torch's own log drops the line that called a compiled function (its ``dynamo_start``
+    stack skips one frame too many), and records no call of ``mark_static``
+    (tests/unit/test_conformance_releases.py, ``LIVE_ONLY``).
+    """
+    marked = live.get("cause") in ("mark_static", "mark_dynamic_range")
+    return marked or not _same_file(log, program)
 
 
 def _comparable(key: str, value: Any) -> Any:
@@ -518,6 +669,29 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 
 
+def _print_extras(rep: dict[str, Any], by_check: dict[str, list[int]]) -> None:
+    """A program's graph-break lines and predictions, each counted as a check."""
+    breaks = rep.get("breaks") or {"checks": {}}
+    for kind, ok in breaks["checks"].items():
+        if breaks["torch"] or breaks.get(kind):
+            by_check["break_lines"][1] += 1
+            by_check["break_lines"][0] += bool(ok)
+            if not ok:
+                print(f"{rep['program']:24} breaks {kind}: MISS torch {breaks['torch']}")
+                print(" " * 31 + f"symdebug {breaks.get(kind)}")
+    for number, row in enumerate(rep.get("predictions", [])):
+        for kind, ok in row["checks"].items():
+            said = row.get(kind) or {}
+            mark = _mark(ok) if ok is not None else "unsure"
+            print(
+                f"{rep['program']:24} next call {number} ({kind}): {mark:6} torch "
+                f"{row.get('torch', row.get('error'))}; symdebug {said.get('outcome', said)}"
+            )
+            if ok is not None:
+                by_check["prediction"][1] += 1
+                by_check["prediction"][0] += bool(ok)
+
+
 def print_report(reports: list[dict[str, Any]]) -> dict[str, Any]:
     header = (
         f"{'program':24} {'id':5} {'torch reason':46} {'torch line':12} "
@@ -526,7 +700,6 @@ def print_report(reports: list[dict[str, Any]]) -> dict[str, Any]:
     )
     print(header)
     print("-" * len(header))
-    passed = total = 0
     by_check = {c: [0, 0] for c in CHECKS}
     for rep in reports:
         for err in rep["errors"]:
@@ -560,13 +733,15 @@ def print_report(reports: list[dict[str, Any]]) -> dict[str, Any]:
                 if value is None:
                     continue
                 by_check[check][1] += 1
-                total += 1
-                if value:
-                    by_check[check][0] += 1
-                    passed += 1
+                by_check[check][0] += bool(value)
+        _print_extras(rep, by_check)
     print()
     for check, (ok, n) in by_check.items():
         print(f"  {check:12} {ok} of {n}")
+    abstentions = [a for rep in reports for p in rep.get("predictions", []) for a in p["abstained"]]
+    print(f"  abstentions {len(abstentions)}" + "".join(f"\n    {a}" for a in abstentions))
+    passed = sum(ok for ok, _ in by_check.values())
+    total = sum(n for _, n in by_check.values())
     print(f"Score: {passed} of {total} checks")
     return {
         "passed": passed,
@@ -575,12 +750,81 @@ def print_report(reports: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def outcomes(reports: list[dict[str, Any]]) -> dict[str, dict[str, bool]]:
+    """Every check's outcome, by program and check name: what a baseline records."""
+    found: dict[str, dict[str, bool]] = {}
+    for rep in reports:
+        mine = found.setdefault(rep["program"], {})
+        for error in rep["errors"]:
+            mine[f"error {error[:60]}"] = False
+        for row in rep["rows"]:
+            for check, ok in row["checks"].items():
+                if ok is not None:
+                    mine[f"{row['compile_id']} {check}"] = bool(ok)
+        for kind, ok in (rep.get("breaks") or {"checks": {}})["checks"].items():
+            mine[f"breaks {kind}"] = bool(ok)
+        for number, row in enumerate(rep.get("predictions", [])):
+            for kind, ok in row["checks"].items():
+                if ok is not None:
+                    mine[f"next call {number} {kind}"] = bool(ok)
+    return found
+
+
+def regressions(now: dict[str, dict[str, bool]], baseline: dict[str, Any]) -> list[str]:
+    """Each check the baseline passed that now misses or is gone, and each new miss."""
+    lost = []
+    for program, checks in now.items():
+        before = baseline.get(program, {})
+        lost += [
+            f"{program}: {name}"
+            for name, ok in checks.items()
+            if not ok and before.get(name) is not False
+        ]
+        lost += [
+            f"{program}: {name} (gone)" for name, ok in before.items() if ok and name not in checks
+        ]
+    return lost
+
+
+def _judge_all(programs: list[Path], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every program, ``args.jobs`` at a time (each is two subprocesses)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(program: Path) -> dict[str, Any]:
+        print(f"... {program.parent.name}/{program.stem}", file=sys.stderr, flush=True)
+        try:
+            report = judge_program(program, args.timeout, args.keep_logs, args.symdebug_root)
+        except Exception as exc:  # the judge itself must not stop on one program
+            report = {"program": program.stem, "rows": [], "errors": [f"judge failed: {exc}"]}
+        report["set"] = program.parent.name
+        return report
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        return list(pool.map(one, programs))
+
+
+def _print_sets(reports: list[dict[str, Any]]) -> None:
+    """Agreement per program set (the corpus each folder is)."""
+    for name in sorted({r.get("set", "") for r in reports}):
+        now = outcomes([r for r in reports if r.get("set") == name])
+        checks = [ok for program in now.values() for ok in program.values()]
+        print(f"  set {name:20} {sum(checks)} of {len(checks)} checks")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write the full results here")
     parser.add_argument("--only", nargs="*", default=None, help="program names (file stems)")
-    parser.add_argument("--programs", type=Path, default=PROGRAMS)
+    parser.add_argument("--programs", type=Path, nargs="+", default=[PROGRAMS])
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per subprocess")
+    parser.add_argument("--jobs", type=int, default=1, help="programs judged at once")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="fail (exit 1) on any check this recorded baseline passed that now misses",
+    )
+    parser.add_argument("--record", action="store_true", help="write --baseline from this run")
     parser.add_argument(
         "--keep-logs",
         type=Path,
@@ -601,31 +845,41 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return worker_main(args.worker, args.program, args.trace_dir, args.out)
 
-    programs = sorted(p for p in args.programs.glob("*.py") if not p.name.startswith("_"))
+    programs = sorted(
+        p for folder in args.programs for p in folder.glob("*.py") if not p.name.startswith("_")
+    )
     if args.only:
         programs = [p for p in programs if p.stem in set(args.only)]
-    reports = []
-    for program in programs:
-        print(f"... {program.stem}", file=sys.stderr, flush=True)
-        try:
-            reports.append(judge_program(program, args.timeout, args.keep_logs, args.symdebug_root))
-        except Exception as exc:  # the judge itself must not stop on one program
-            reports.append(
-                {
-                    "program": program.stem,
-                    "rows": [],
-                    "errors": [f"judge failed: {_error_text(exc)}"],
-                }
-            )
+    reports = _judge_all(programs, args)
     used = {r.get("symdebug_file") for r in reports if r.get("symdebug_file")}
     print(f"symdebug imported from: {', '.join(sorted(used)) or '?'}")
     score = print_report(reports)
+    _print_sets(reports)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(
             json.dumps({"score": score, "programs": reports}, indent=1, default=str)
         )
-    return 0
+    return _against_baseline(outcomes(reports), args)
+
+
+def _against_baseline(now: dict[str, dict[str, bool]], args: argparse.Namespace) -> int:
+    """Record the baseline, or hold this run to it (1 on a regression, or none to read)."""
+    if args.baseline is None:
+        return 0
+    if args.record:
+        args.baseline.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        return 0
+    try:
+        baseline = json.loads(args.baseline.read_text())
+    except (OSError, ValueError) as exc:
+        print(f"cannot read the baseline {args.baseline}: {exc}", file=sys.stderr)
+        return 1
+    lost = regressions(now, baseline)
+    for line in lost:
+        print(f"REGRESSION {line}")
+    print(f"{len(lost)} regressions against {args.baseline.name}")
+    return 1 if lost else 0
 
 
 if __name__ == "__main__":

@@ -12,15 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from symdebug.fixes.fix_code import user_name
 from symdebug.live.candidates import FLOATS, frame_ref
 from symdebug.live.changes import Change, Mark, setting_change
 from symdebug.live.replay import TIMEOUT_S, Replay, Workload
 from symdebug.live.replay_search import Search
 from symdebug.live.replayer import Replayer, Start
 from symdebug.live.trials import Candidate
-from symdebug.model.hunt_types import HuntRow
+from symdebug.model.hunt_types import ConstantKind, HuntRow
 from symdebug.model.types import Facts
-from symdebug.queries.constants import Constant, constants
+from symdebug.model.values import Source
+from symdebug.queries.constants import (
+    FORCED_BY_CODE,
+    PINNED_BY_CODE,
+    Constant,
+    constants,
+    varied,
+)
 from symdebug.queries.hunt import Hunt, needed, new_row, ordered, unreplayed
 
 DYNAMIC_SOURCES = "torch.compiler.config.dynamic_sources"
@@ -29,6 +37,8 @@ EVIDENCE_SETTINGS = {
     "zero_one": {"torch.fx.experimental._config.backed_size_oblivious": True},
     "duck_sizing": {"torch.fx.experimental._config.use_duck_shape": False},
 }
+#: A constant whose value never changed: it cost no compile, so it is neither needed nor avoidable.
+NEVER_VARIED = "never varied in this run: it cost no compile, and no replay can say more"
 MODULE_INTS = {"torch._dynamo.config.allow_unspec_int_on_nn_module": True}
 
 
@@ -62,10 +72,37 @@ def _still_constant(replay: Replay, constant: Constant) -> Constant | bool | Non
     again = {c.source: c for c in constants(facts)}
     if constant.source in again:
         return again[constant.source]
+    pinned = _pinned(facts, constant.source)
+    if pinned is not None:
+        return pinned
     inputs = (d.source for c in facts.compiles for d in c.inputs)
     symbols = (source for s in facts.symbols for source in s.sources)
     seen = constant.source in {*inputs, *symbols}
     return None if seen else False
+
+
+def _pinned(facts: Facts, source: Source) -> Constant | None:
+    """A replay's specialization of the source that its code forced (``range(n)``)."""
+    spec = next(
+        (s for s in facts.specializations if s.source == source and s.cause in FORCED_BY_CODE),
+        None,
+    )
+    if spec is None:
+        return None
+    compile_ = next((c for c in facts.compiles if c.compile_id == spec.compile_id), None)
+    kind: ConstantKind = "size" if source.is_size else "int"
+    name, cause = user_name(source) or str(source), spec.cause
+    return Constant(source, name, kind, cause, cause, spec.user_frame, compile_, spec.value)
+
+
+def _forced_by(constant: Constant, still: Constant) -> Constant:
+    """The replay's reason, unless the run's own is the code asking for the value.
+
+    A replay keeps one input symbolic: an operator may then tie it to another input's
+    constant (``x @ w``), where the run shows what pinned them both (``range(x.shape[1])``).
+    """
+    asked = constant.cause in PINNED_BY_CODE and still.cause not in PINNED_BY_CODE
+    return constant if asked else still
 
 
 def _verdict(row: HuntRow, constant: Constant, search: Search, trial_why: str) -> None:
@@ -77,11 +114,17 @@ def _verdict(row: HuntRow, constant: Constant, search: Search, trial_why: str) -
     if new_errors:
         row.verdict, row.note = "untested", f"the replay raised: {new_errors[0]}"
     elif isinstance(still, Constant):
-        needed(row, still, "replayed: it stayed a constant")
+        needed(row, _forced_by(constant, still), "replayed: it stayed a constant")
     elif still is False:
         row.verdict, row.note = "untested", "the replay's compiles do not take this input"
     elif trial_why.startswith("outputs"):
         row.verdict, row.note = "untested", f"symbolic in the replay, but {trial_why}"
+    elif row.compiles == 0:  # symbolic, yet no compile saved: no evidence either way
+        row.verdict = "untested"
+        row.note = (
+            f"symbolic in the replay, but it saved no compile ({row.before} -> {row.after}):"
+            " the constant did not cost the compiles, or the replay did not test it"
+        )
     else:
         row.verdict, row.outputs_equal = "avoidable", search.compare or None
         row.note = f"symbolic in the replay: {row.before} -> {row.after} compiles"
@@ -147,6 +190,9 @@ def _hunted(search: Search, constant: Constant, tried: dict[str, Change]) -> Hun
     change = keep_symbolic(constant)
     row = new_row(constant)
     row.before = search.baseline.total
+    if not varied(search.baseline.facts or Facts(), constant.source):
+        row.note = NEVER_VARIED
+        return row
     if isinstance(change, str) or search.left <= 0:
         row.note = change if isinstance(change, str) else "not replayed: the budget was spent"
         return row

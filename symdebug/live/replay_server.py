@@ -65,7 +65,8 @@ class ReplayServer:
         return stdout.readline().decode(errors="replace").strip() if ready else ""
 
     def _logged(self) -> str:
-        self._log.flush()
+        if not self._log.closed:  # closed already when the server failed to start
+            self._log.flush()
         lines = (self.folder / "server.txt").read_bytes().decode(errors="replace").splitlines()
         return next((line.strip() for line in reversed(lines) if line.strip()), "no output")
 

@@ -17,7 +17,7 @@ from operator import attrgetter
 from symdebug._torch.releases import OLDEST, release_named
 from symdebug._torch.releases.sections import CauseFrames
 from symdebug.model.types import Compile, Facts, Guard, Specialization
-from symdebug.model.values import Cause, Source, posix_path
+from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.writes import Writes
 from symdebug.torchtext.declared import SPEC, listed, static_in_spec
 from symdebug.torchtext.int_use import uses_as_int
@@ -26,6 +26,11 @@ _BRANCH_OPS = ("POP_JUMP", "JUMP_IF", "TO_BOOL", "COMPARE_OP")
 #: A guard that makes a symbol a constant: ``Eq(s86, 3)``.
 _PINNED = re.compile(r"Eq\(\w+, -?\d+\)$")
 _NAME = attrgetter("name")
+#: Python's operators, as an FX node's target names them: a node of one that no operator's
+#: meta ran under compares sizes for Python (``a.shape[2:] != b.shape[2:]``), a branch.
+_PYTHON_OPERATORS = frozenset(
+    ("eq", "ne", "lt", "le", "gt", "ge", "not_", "truth", "and_", "or_", "is_", "is_not")
+)
 _FILENAME = attrgetter("filename")
 
 
@@ -79,17 +84,36 @@ def _is_backward(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
 
 def _op_evidence(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
     """An operator needed the guard: the node being run, op frames, or AOT tracing."""
-    if guard.fx_node is not None and not guard.fx_node_inferred:
-        return True  # the exact node
     # An export traces the model itself with AOT (make_fx): its phase shows no operator.
     if guard.phase == "aot" and not guard.compile_id.is_export:
         return True
     stack = guard.framework_stack
+    if _compares_sizes(guard, names, frames):
+        return False  # no operator ran: Python compared sizes (a tuple of them, say)
     op_files = frames.op_files
     if any(_in_op_file(name, op_files) for name in map(_FILENAME, stack)):
         return True
+    if guard.fx_node is not None and not guard.fx_node_inferred:
+        return True  # the exact node
     runner = frames.node_runner[1]
     return runner in names and any(_is_node_runner(f.filename, f.name, frames) for f in stack)
+
+
+def _compares_sizes(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
+    """Python compared sizes, and no operator's meta ran.
+
+    The evidence: the guard's own node is one of Python's operators (live), or Dynamo
+    compared two sequences (a log, whose node is only inferred).  Dynamo's own handling of
+    the operands (its ``variables/`` files) is no operator: a tensor comparison would run
+    its meta (``_refs``, ``_prims_common``) below it.
+    """
+    target = guard.fx_node_target or ""
+    exact = guard.fx_node is not None and not guard.fx_node_inferred
+    operator = exact and target.rsplit(".", 1)[-1] in _PYTHON_OPERATORS
+    if not operator and frames.sequence_compare.isdisjoint(names):
+        return False
+    op_files = tuple(part for part in frames.op_files if "/_dynamo/" not in part)
+    return not any(_in_op_file(name, op_files) for name in map(_FILENAME, guard.framework_stack))
 
 
 def _compiler_cause(guard: Guard, names: list[str], frames: CauseFrames) -> Cause | None:
@@ -120,7 +144,8 @@ def _value_asked(guard: Guard, names: list[str], frames: CauseFrames) -> bool:
     branch_op = (guard.instruction or "").startswith(_BRANCH_OPS)
     # An export's model line with no operator below it: Python asked for the value.
     exported = guard.compile_id.is_export and guard.user_frame is not None
-    return branch_op or not frames.value_asked.isdisjoint(names) or exported
+    asked = branch_op or not frames.value_asked.isdisjoint(names) or exported
+    return asked or _compares_sizes(guard, names, frames)  # a comparison's bool is Python's
 
 
 def _line_uses_as_int(guard: Guard) -> bool:
@@ -164,6 +189,7 @@ def cause_reads(guard: Guard) -> tuple[object, ...]:
         guard.aot_graph,
         guard.fx_node is None,
         guard.fx_node_inferred,
+        guard.fx_node_target,
         guard.instruction,
         not guard.user_stack,
         guard.compile_id.is_export,
@@ -206,12 +232,15 @@ def specialization_cause(
     history: list[Specialization],
     *,
     was_dynamic: bool = False,
+    dynamic_later: bool = False,
 ) -> Cause:
     """The cause of one specialization; ``history`` holds earlier ones of the same source.
 
     ``was_dynamic``: an earlier compile of the frame had the source as a symbol, so it is
     dynamic now (automatic dynamic) and only the 0/1 rule can make it a constant again.  A
     dim marked dynamic (``mark_dynamic``) that was 0 or 1 was made a constant by that rule too.
+    ``dynamic_later``: a later compile of the frame kept the source a symbol, so nothing in
+    the code needs it constant: only the static first compile held it.
     """
     marking = _marking_cause(spec, compile_) or _declared_cause(spec, compile_)
     if marking is not None:
@@ -223,7 +252,9 @@ def specialization_cause(
     marked = compile_ is not None and spec.source in compile_.marked_dynamic
     static = _static_cause(compile_)
     if spec.kind == "int":
-        return _int_cause(spec, history, static, static_compile=static_compile)
+        return _int_cause(
+            spec, history, static, static_compile=static_compile, dynamic_later=dynamic_later
+        )
     if spec.value in (0, 1) and (
         not static_compile or was_dynamic or marked or _value_changed_before(spec, history)
     ):
@@ -232,13 +263,24 @@ def specialization_cause(
 
 
 def _int_cause(
-    spec: Specialization, history: list[Specialization], static: Cause, *, static_compile: bool
+    spec: Specialization,
+    history: list[Specialization],
+    static: Cause,
+    *,
+    static_compile: bool,
+    dynamic_later: bool,
 ) -> Cause:
-    """An int argument of a static compile is static while its value never changed."""
+    """An int of a static compile is static while its value never changed.
+
+    An argument, or any int that a later compile kept a symbol (an item of a list of
+    offsets, a dataclass's field): torch's automatic dynamic made it one, so the code never
+    needed it constant, whatever it later does with it (a slice bound, a loop count).
+    """
     is_argument = spec.source.count("[") == 1 and not spec.source.attributes
     if static == "dynamic_false" and is_argument:
         return static
-    if static_compile and is_argument and not _value_changed_before(spec, history):
+    held_static = is_argument or dynamic_later
+    if static_compile and held_static and not _value_changed_before(spec, history):
         return static  # the history is read only when the rest holds
     return "int_specialized"
 
@@ -291,6 +333,7 @@ def classify_specializations(facts: Facts) -> Writes:
         for source in symbol.sources:
             key = (compile_.frame_id, source)
             first_symbolic[key] = min(first_symbolic.get(key, index), index)
+    last_symbolic = _last_symbolic(facts, compiles, order)
     seen: dict[tuple[int, str], list[Specialization]] = {}
     causes: list[Cause] = []
     for spec in facts.specializations:
@@ -298,7 +341,34 @@ def classify_specializations(facts: Facts) -> Writes:
         frame = compile_.frame_id if compile_ is not None else -1
         history = seen.setdefault((frame, spec.source), [])
         first = first_symbolic.get((frame, spec.source), len(order))
-        was_dynamic = first < order.get(spec.compile_id, -1)
-        causes.append(specialization_cause(spec, compile_, history, was_dynamic=was_dynamic))
+        index = order.get(spec.compile_id, -1)
+        was_dynamic = first < index
+        dynamic_later = last_symbolic.get((frame, spec.source), -1) > index
+        causes.append(
+            specialization_cause(
+                spec, compile_, history, was_dynamic=was_dynamic, dynamic_later=dynamic_later
+            )
+        )
         history.append(spec)  # its value is what the later ones of the source compare
     return Writes().set("cause", facts.specializations, causes)
+
+
+def _last_symbolic(
+    facts: Facts, compiles: dict[CompileId, Compile], order: dict[CompileId, int]
+) -> dict[tuple[int, str], int]:
+    """The last compile of each (frame, source) that kept the source a symbol.
+
+    A symbol whose source the same compile also made a constant (``range(n)`` pinned it)
+    does not count: the code needed it constant there.
+    """
+    pinned = {(s.compile_id, s.source) for s in facts.specializations}
+    last: dict[tuple[int, str], int] = {}
+    for symbol in facts.symbols:
+        compile_ = compiles.get(symbol.compile_id)
+        if compile_ is None:
+            continue
+        for source in symbol.sources:
+            if (symbol.compile_id, source) not in pinned:
+                key = (compile_.frame_id, source)
+                last[key] = max(last.get(key, -1), order[symbol.compile_id])
+    return last

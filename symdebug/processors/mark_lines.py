@@ -12,7 +12,7 @@ import ast
 
 from symdebug.fixes.bounds import parse_range
 from symdebug.model.index import FactIndex
-from symdebug.model.types import Facts, Frame, MarkSite, Recompile
+from symdebug.model.types import Facts, Frame, MarkSite, Recompile, Specialization
 from symdebug.processors.fixes import reason_check
 from symdebug.processors.writes import Writes
 from symdebug.torchtext.source_text import parsed_source, source_line
@@ -34,6 +34,31 @@ def link_marks(facts: Facts) -> Writes:
         if (found := _marking_line(facts.marks, recompile, index)) is not None
     ]
     return Writes().set("user_frame", [r for r, _ in marked], [frame for _, frame in marked])
+
+
+def link_marked_dims(facts: Facts) -> Writes:
+    """Point each dim a ``mark_static`` held at the line that marked it, where recorded.
+
+    The first line that used the size inside the compiled function is not where the user
+    decided it: torch's account names the mark.  A log records no marks (and torch's own
+    log drops the line that called a compiled function), so there it stays unknown.
+    """
+    marked = [
+        (spec, found)
+        for spec in facts.specializations
+        if (found := _spec_marking_line(facts.marks, spec)) is not None
+    ]
+    return Writes().set("user_frame", [s for s, _ in marked], [frame for _, frame in marked])
+
+
+def _spec_marking_line(marks: list[MarkSite], spec: Specialization) -> Frame | None:
+    """The recorded ``mark_static`` of a dim it held: of the size it held, else the last."""
+    dim = spec.source.dim
+    if spec.cause != "mark_static" or dim is None:
+        return None
+    alike = [m for m in marks if m.function == "mark_static" and m.dim == dim]
+    fitting = [m for m in alike if dim < len(m.shape) and m.shape[dim] == spec.value]
+    return (fitting or alike)[-1].frame if alike else None
 
 
 def _marking_line(marks: list[MarkSite], recompile: Recompile, index: FactIndex) -> Frame | None:

@@ -26,7 +26,7 @@ from symdebug.processors.graph_breaks import link_graph_breaks
 from symdebug.processors.guard_names import name_guards
 from symdebug.processors.kernel_audit import explain_specialized_dims
 from symdebug.processors.links import link_fx_nodes, link_kernels
-from symdebug.processors.mark_lines import link_marks
+from symdebug.processors.mark_lines import link_marked_dims, link_marks
 from symdebug.processors.recompiles import link_recompiles, name_compiles
 from symdebug.processors.symbols import attach_guard_sources, settle_symbol_states
 from symdebug.processors.user_names import name_symbols, rename_fix_inputs
@@ -140,6 +140,7 @@ ENRICHING: tuple[Pass, ...] = (
         "guard causes",
         classify_guards,
         reads="guards.phase guards.framework_stack guards.fx_node guards.fx_node_inferred"
+        " guards.fx_node_target"
         " guards.instruction guards.aot_graph guards.user_stack guards.expr guards.sources torch",
         writes="guards.cause",
     ),
@@ -154,6 +155,12 @@ ENRICHING: tuple[Pass, ...] = (
         classify_specializations,
         reads="compiles symbols.sources specializations.guards guards.cause",
         writes="specializations.cause",
+    ),
+    _pass(
+        "lines that marked dims",
+        link_marked_dims,
+        reads="marks specializations.cause specializations.value",
+        writes="specializations.user_frame",
     ),
     _pass(
         "names of the compiles refused at the recompile limit",

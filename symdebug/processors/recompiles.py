@@ -15,7 +15,13 @@ from symdebug.model.values import Cause, CompileId, Source, posix_path
 from symdebug.processors.causes import frames_of, framework_cause
 from symdebug.processors.recompile_lines import recompile_line
 from symdebug.processors.writes import Writes
-from symdebug.torchtext.reasons import MARK_RANGE, Reason, parse_reason, reason_entry
+from symdebug.torchtext.reasons import (
+    MARK_RANGE,
+    Reason,
+    closest_reason,
+    parse_reason,
+    reason_entry,
+)
 
 #: Reason kinds whose cause is in the wording itself.
 _KIND_CAUSES: dict[str, Cause] = {
@@ -32,6 +38,10 @@ _KIND_CAUSES: dict[str, Cause] = {
     "global_state": "global_state",
     "mark_range": "mark_dynamic_range",  # a call declared another range (torch 2.15)
 }
+#: Kinds of a first reason that the other entries' reasons may be closer than (one tensor).
+_TENSOR_KINDS = frozenset(
+    ("dtype", "device", "dispatch_keys", "requires_grad", "tensor_mismatch", "stride_mismatch")
+)
 _NOT_IN_CHECK = re.compile(r"[\s()]")
 _SOURCES = attrgetter("sources")
 
@@ -268,14 +278,13 @@ def recompile_of(
     """
     if not compile_.recompile_reasons:
         return None
-    # Only the first reason is read whole: the others say which entry failed, nothing more.
-    reason = parse_reason(compile_.recompile_reasons[0])
+    reason, entry = _closest(compile_)
     named = named if named is not None else NamedEntries()
     entries = named.of(compile_.recompile_reasons, compile_.generation)
-    reason.entry = entries[0] if reason.entry else None
+    reason.entry = entry
     recompile = Recompile(
         compile_id=compile_.compile_id,
-        failed_entry=entries[0] if entries else None,
+        failed_entry=entry if entry is not None else next(iter(entries), None),
         reasons=list(compile_.recompile_reasons),
         failed_entries=entries,
     )
@@ -283,6 +292,23 @@ def recompile_of(
     recompile.sources = failed_sources(recompile, reason, index)
     recompile.user_frame = recompile_line(recompile, reason, index)
     return recompile
+
+
+def _closest(compile_: Compile) -> tuple[Reason, CompileId | None]:
+    """The reason read whole, and its entry: the one the call matched best.
+
+    Entries failing on one tensor's checks are compared (:func:`closest_reason`); the
+    others' reasons say only which entry failed.
+    """
+    texts = compile_.recompile_reasons
+    first = parse_reason(texts[0])
+    if len(texts) == 1 or first.kind not in _TENSOR_KINDS:
+        reason = first
+    else:
+        reasons = [first, *map(parse_reason, texts[1:])]
+        reason = reasons[closest_reason(reasons)]
+    entry = CompileId(reason.entry).in_generation(compile_.generation) if reason.entry else None
+    return reason, entry
 
 
 class NamedEntries:

@@ -17,6 +17,7 @@ from symdebug.model.types import (
     Compile,
     Facts,
     Frame,
+    Guard,
     InputDim,
     SourceExplanation,
     Specialization,
@@ -63,13 +64,55 @@ def _user_name(source: Source, explained: SourceExplanation | None) -> str:
 def _constant(
     dim: InputDim, compile_: Compile, facts: Facts, explained: SourceExplanation | None
 ) -> Constant:
-    specs = {(s.compile_id, s.source): s for s in facts.specializations}
-    spec = specs.get((compile_.compile_id, dim.source))
+    of_compile = [s for s in facts.specializations if s.compile_id == compile_.compile_id]
+    spec = next((s for s in of_compile if s.source == dim.source), None)
     why = _why(dim, compile_, spec)
-    cause = spec.cause if spec is not None else None
-    frame = spec.user_frame if spec is not None else None
+    cause, frame = _forcing(spec, of_compile) if spec is not None else (None, None)
     name = _user_name(dim.source, explained)
     return Constant(dim.source, name, _kind(dim), why, cause, frame, compile_, dim.value)
+
+
+#: The user's own code asking for the one value (not an operator relating it to another).
+PINNED_BY_CODE = ("int_specialized", "user_branch", "length")
+
+
+def _forcing(spec: Specialization, specs: list[Specialization]) -> tuple[Cause, Frame | None]:
+    """The check that held the input constant: the user's code asking for a value.
+
+    An operator's check (``x @ w``) may only tie the size to another symbol
+    (``Eq(s27, s15)``); then what pinned that symbol (``range(x.shape[1])``, on the other
+    input's spec of the same compile) held both.  ``specs``: the compile's.
+    """
+    if spec.cause in PINNED_BY_CODE:
+        return spec.cause, spec.user_frame
+    tied = {symbol for guard in spec.guards for symbol in guard.symbols}
+    for other in (o for o in specs if o is not spec and tied):
+        pin = next((g for g in other.guards if _pins(g) and tied & set(g.symbols)), None)
+        if pin is not None:
+            return pin.cause, pin.user_frame
+    return spec.cause, spec.user_frame
+
+
+def _pins(guard: Guard) -> bool:
+    return guard.cause in PINNED_BY_CODE and guard.user_frame is not None
+
+
+def varied(facts: Facts, source: Source) -> bool:
+    """Whether the input took more than one value over the run's compiles (or was a symbol).
+
+    One that never varied cost no compile: a hunt has nothing to measure of it.
+    """
+    if any(s.state == "dynamic" and source in s.sources for s in facts.symbols):
+        return True  # a float made dynamic has no input dim: its symbol says it varied
+    values: set[object] = {spec.value for spec in facts.specializations if spec.source == source}
+    for compile_ in facts.compiles:
+        values.update(c.value for c in _floats(compile_) if c.source == source)
+        for dim in compile_.inputs:
+            if dim.source == source:
+                if dim.symbolic:
+                    return True
+                values.add(dim.value)
+    return len(values) > 1
 
 
 #: A module's parameters (``...weight``, ``...bias``): static by torch's design

@@ -165,6 +165,32 @@ def _size_kind(text: str) -> str:
 _TENSOR_STATE = frozenset({"dtype", "requires_grad", "device", "dispatch_keys"})
 
 
+#: Torch's checks of one tensor, in the order it makes them (``TensorCheck::check`` in
+#: ``torch/csrc/dynamo/guards.cpp``): an entry that failed a later one matched the earlier.
+_TENSOR_CHECK_ORDER = (
+    ("dispatch_keys", "device"),
+    ("dtype",),
+    ("requires_grad",),
+    ("tensor_mismatch",),
+    ("stride_mismatch",),
+)
+_CHECK_RANK = {kind: rank for rank, kinds in enumerate(_TENSOR_CHECK_ORDER) for kind in kinds}
+
+
+def closest_reason(reasons: list[Reason]) -> int:
+    """The index of the reason whose entry the call matched best (torch's first on a tie).
+
+    Each entry's reason is the first check it failed.  Where every reason is a check of the
+    same tensor, the entry that failed a later check passed the earlier ones: a stride
+    mismatch is closer than a dtype mismatch.  Otherwise torch's first (its newest entry).
+    """
+    tensors = {reason.tensor for reason in reasons}
+    if len(tensors) != 1 or any(reason.kind not in _CHECK_RANK for reason in reasons):
+        return 0
+    ranks = [_CHECK_RANK[reason.kind] for reason in reasons]
+    return ranks.index(max(ranks))
+
+
 def reason_entry(raw: str) -> str | None:
     """The cache entry a reason names (``0/1``), the rest of it left unread."""
     match = _PREFIX.match(raw.strip())

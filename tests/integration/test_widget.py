@@ -150,7 +150,7 @@ def test_hunt_replays_the_workload_and_sends_the_rows() -> None:
         workload()
     widget = Recorded(session, workload=workload)
     widget.request = {"action": "hunt", "args": "", "id": 1}
-    assert widget.error == "" and widget.results[-1]["text"].startswith("Hunt: 2 avoidable (1")
+    assert widget.error == "" and widget.results[-1]["text"].startswith("Hunt: 1 avoidable (1")
     rows = viewed(widget)["hunt"]
     assert next((r["user_name"], r["verdict"]) for r in rows) == ("x.shape[0]", "avoidable")
 

@@ -66,6 +66,7 @@ LIVE_ONLY: dict[tuple[str, str], str] = {
     ("wrapped_module", "recompiles"): _CALL_NAMES,
     ("mark_range", "recompiles"): _MARK_LINE,
     ("marked_static", "recompiles"): _MARK_LINE,
+    ("marked_static", "why"): _MARK_LINE,
 }
 
 

@@ -34,6 +34,9 @@ class CauseFrames:
         ``(function, path part)``: AOT tracing the joint graph (``backward``).
     inductor
         The path part of Inductor's files (``inductor``).
+    sequence_compare
+        Functions through which Dynamo compares two sequences for Python
+        (``a.shape[2:] != b.shape[2:]``): no operator, so a branch when Python asks.
     """
 
     int_use: frozenset[str]
@@ -42,6 +45,7 @@ class CauseFrames:
     node_runner: tuple[str, str]
     autograd_grad: tuple[str, str]
     inductor: str
+    sequence_compare: frozenset[str]
 
 
 @dataclass(frozen=True)

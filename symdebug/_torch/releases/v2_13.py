@@ -62,6 +62,7 @@ RELEASE = Release(
         node_runner=("_dynamo/utils.py", "run_node"),
         autograd_grad=("grad", "/autograd/"),
         inductor="/_inductor/",
+        sequence_compare=frozenset({"_seq_richcompare"}),
     ),
     # ``TYPE_MATCH: ... (HINT: type list)``: torch's note for people, after the user line.
     guard_text=GuardText(
