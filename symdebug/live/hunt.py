@@ -12,21 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symdebug.fixes.fix_code import user_name
 from symdebug.live.candidates import FLOATS, frame_ref
 from symdebug.live.changes import Change, Mark, setting_change
 from symdebug.live.replay import TIMEOUT_S, Replay, Workload
 from symdebug.live.replay_search import Search
 from symdebug.live.replayer import Replayer, Start
 from symdebug.live.trials import Candidate
-from symdebug.model.hunt_types import ConstantKind, HuntRow
+from symdebug.model.hunt_types import HuntRow
 from symdebug.model.types import Facts
-from symdebug.model.values import Source
 from symdebug.queries.constants import (
-    FORCED_BY_CODE,
     PINNED_BY_CODE,
     Constant,
     constants,
+    forced_constant,
     varied,
 )
 from symdebug.queries.hunt import Hunt, needed, new_row, ordered, unreplayed
@@ -72,27 +70,13 @@ def _still_constant(replay: Replay, constant: Constant) -> Constant | bool | Non
     again = {c.source: c for c in constants(facts)}
     if constant.source in again:
         return again[constant.source]
-    pinned = _pinned(facts, constant.source)
+    pinned = forced_constant(facts, constant.source)
     if pinned is not None:
         return pinned
     inputs = (d.source for c in facts.compiles for d in c.inputs)
     symbols = (source for s in facts.symbols for source in s.sources)
     seen = constant.source in {*inputs, *symbols}
     return None if seen else False
-
-
-def _pinned(facts: Facts, source: Source) -> Constant | None:
-    """A replay's specialization of the source that its code forced (``range(n)``)."""
-    spec = next(
-        (s for s in facts.specializations if s.source == source and s.cause in FORCED_BY_CODE),
-        None,
-    )
-    if spec is None:
-        return None
-    compile_ = next((c for c in facts.compiles if c.compile_id == spec.compile_id), None)
-    kind: ConstantKind = "size" if source.is_size else "int"
-    name, cause = user_name(source) or str(source), spec.cause
-    return Constant(source, name, kind, cause, cause, spec.user_frame, compile_, spec.value)
 
 
 def _forced_by(constant: Constant, still: Constant) -> Constant:

@@ -112,8 +112,14 @@ def _compares_sizes(guard: Guard, names: list[str], frames: CauseFrames) -> bool
     operator = exact and target.rsplit(".", 1)[-1] in _PYTHON_OPERATORS
     if not operator and frames.sequence_compare.isdisjoint(names):
         return False
-    op_files = tuple(part for part in frames.op_files if "/_dynamo/" not in part)
-    return not any(_in_op_file(name, op_files) for name in map(_FILENAME, guard.framework_stack))
+    meta_files = _meta_files(frames.op_files)
+    return not any(_in_op_file(name, meta_files) for name in map(_FILENAME, guard.framework_stack))
+
+
+@lru_cache(maxsize=8)
+def _meta_files(op_files: tuple[str, ...]) -> tuple[str, ...]:
+    """The operator files that are an operator's own (not Dynamo's handling of values)."""
+    return tuple(part for part in op_files if "/_dynamo/" not in part)
 
 
 def _compiler_cause(guard: Guard, names: list[str], frames: CauseFrames) -> Cause | None:
@@ -324,16 +330,7 @@ def classify_specializations(facts: Facts) -> Writes:
     """Set ``cause`` on every specialization, in compile order."""
     compiles = {c.compile_id: c for c in facts.compiles}
     order = {c.compile_id: index for index, c in enumerate(facts.compiles)}
-    first_symbolic: dict[tuple[int, str], int] = {}  # (frame, source) -> compile index
-    for symbol in facts.symbols:
-        compile_ = compiles.get(symbol.compile_id)
-        if compile_ is None:
-            continue
-        index = order[symbol.compile_id]
-        for source in symbol.sources:
-            key = (compile_.frame_id, source)
-            first_symbolic[key] = min(first_symbolic.get(key, index), index)
-    last_symbolic = _last_symbolic(facts, compiles, order)
+    first_symbolic, last_symbolic = _symbolic_span(facts, compiles, order)
     seen: dict[tuple[int, str], list[Specialization]] = {}
     causes: list[Cause] = []
     for spec in facts.specializations:
@@ -353,22 +350,25 @@ def classify_specializations(facts: Facts) -> Writes:
     return Writes().set("cause", facts.specializations, causes)
 
 
-def _last_symbolic(
+def _symbolic_span(
     facts: Facts, compiles: dict[CompileId, Compile], order: dict[CompileId, int]
-) -> dict[tuple[int, str], int]:
-    """The last compile of each (frame, source) that kept the source a symbol.
+) -> tuple[dict[tuple[int, str], int], dict[tuple[int, str], int]]:
+    """The first compile of each (frame, source) with it a symbol, and the last that kept it.
 
-    A symbol whose source the same compile also made a constant (``range(n)`` pinned it)
-    does not count: the code needed it constant there.
+    For the last, a symbol whose source the same compile also made a constant (``range(n)``
+    pinned it) does not count: the code needed it constant there.
     """
     pinned = {(s.compile_id, s.source) for s in facts.specializations}
+    first: dict[tuple[int, str], int] = {}
     last: dict[tuple[int, str], int] = {}
     for symbol in facts.symbols:
         compile_ = compiles.get(symbol.compile_id)
         if compile_ is None:
             continue
+        index = order[symbol.compile_id]
         for source in symbol.sources:
+            key = (compile_.frame_id, source)
+            first[key] = min(first.get(key, index), index)
             if (symbol.compile_id, source) not in pinned:
-                key = (compile_.frame_id, source)
-                last[key] = max(last.get(key, -1), order[symbol.compile_id])
-    return last
+                last[key] = max(last.get(key, -1), index)
+    return first, last

@@ -17,6 +17,7 @@ from symdebug.processors.recompile_lines import recompile_line
 from symdebug.processors.writes import Writes
 from symdebug.torchtext.reasons import (
     MARK_RANGE,
+    TENSOR_CHECKS,
     Reason,
     closest_reason,
     parse_reason,
@@ -38,10 +39,6 @@ _KIND_CAUSES: dict[str, Cause] = {
     "global_state": "global_state",
     "mark_range": "mark_dynamic_range",  # a call declared another range (torch 2.15)
 }
-#: Kinds of a first reason that the other entries' reasons may be closer than (one tensor).
-_TENSOR_KINDS = frozenset(
-    ("dtype", "device", "dispatch_keys", "requires_grad", "tensor_mismatch", "stride_mismatch")
-)
 _NOT_IN_CHECK = re.compile(r"[\s()]")
 _SOURCES = attrgetter("sources")
 
@@ -302,7 +299,7 @@ def _closest(compile_: Compile) -> tuple[Reason, CompileId | None]:
     """
     texts = compile_.recompile_reasons
     first = parse_reason(texts[0])
-    if len(texts) == 1 or first.kind not in _TENSOR_KINDS:
+    if len(texts) == 1 or first.kind not in TENSOR_CHECKS:
         reason = first
     else:
         reasons = [first, *map(parse_reason, texts[1:])]

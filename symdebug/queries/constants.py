@@ -62,9 +62,12 @@ def _user_name(source: Source, explained: SourceExplanation | None) -> str:
 
 
 def _constant(
-    dim: InputDim, compile_: Compile, facts: Facts, explained: SourceExplanation | None
+    dim: InputDim,
+    compile_: Compile,
+    of_compile: list[Specialization],
+    explained: SourceExplanation | None,
 ) -> Constant:
-    of_compile = [s for s in facts.specializations if s.compile_id == compile_.compile_id]
+    """``of_compile``: the compile's specializations."""
     spec = next((s for s in of_compile if s.source == dim.source), None)
     why = _why(dim, compile_, spec)
     cause, frame = _forcing(spec, of_compile) if spec is not None else (None, None)
@@ -95,6 +98,23 @@ def _forcing(spec: Specialization, specs: list[Specialization]) -> tuple[Cause, 
 
 def _pins(guard: Guard) -> bool:
     return guard.cause in PINNED_BY_CODE and guard.user_frame is not None
+
+
+def forced_constant(facts: Facts, source: Source) -> Constant | None:
+    """The source's first specialization that the code forced (``range(n)``), as a constant.
+
+    A replay's int the code pinned after making it a symbol has no constant input dim.
+    """
+    spec = next(
+        (s for s in facts.specializations if s.source == source and s.cause in FORCED_BY_CODE),
+        None,
+    )
+    if spec is None:
+        return None
+    compile_ = next((c for c in facts.compiles if c.compile_id == spec.compile_id), None)
+    kind: ConstantKind = "size" if source.is_size else "int"
+    name, cause = _user_name(source, None), spec.cause
+    return Constant(source, name, kind, cause, cause, spec.user_frame, compile_, spec.value)
 
 
 def varied(facts: Facts, source: Source) -> bool:
@@ -163,6 +183,9 @@ def _floats(compile_: Compile) -> list[Constant]:
 
 def _found(facts: Facts) -> dict[Source, Constant]:
     explained = {e.source: e for e in facts.explanations}
+    by_compile: dict[str, list[Specialization]] = {}
+    for spec in facts.specializations:
+        by_compile.setdefault(spec.compile_id, []).append(spec)
     found: dict[Source, Constant] = {
         c.source: c for compile_ in facts.compiles for c in _floats(compile_)
     }
@@ -170,7 +193,8 @@ def _found(facts: Facts) -> dict[Source, Constant]:
         for dim in compile_.inputs:
             if dim.symbolic or is_parameter(dim.source):
                 continue
-            constant = _constant(dim, compile_, facts, explained.get(dim.source))
+            of_compile = by_compile.get(compile_.compile_id, [])
+            constant = _constant(dim, compile_, of_compile, explained.get(dim.source))
             known = found.get(dim.source)
             if known is None or (
                 constant.cause in FORCED_BY_CODE and known.cause not in FORCED_BY_CODE

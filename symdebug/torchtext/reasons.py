@@ -175,6 +175,8 @@ _TENSOR_CHECK_ORDER = (
     ("stride_mismatch",),
 )
 _CHECK_RANK = {kind: rank for rank, kinds in enumerate(_TENSOR_CHECK_ORDER) for kind in kinds}
+#: Reason kinds that are one of those checks of one tensor.
+TENSOR_CHECKS = frozenset(_CHECK_RANK)
 
 
 def closest_reason(reasons: list[Reason]) -> int:
