@@ -23,7 +23,9 @@ Checks, per recompile torch logged (a miss counts against every check of the row
 6. *prediction*: for each call a program's ``next_calls()`` returns, symdebug's prediction
    (live and from the log) is what torch then did (compiled the frame again or not, by torch's
    compilation metrics); an unsure prediction abstains, counted apart with what it could not
-   check.
+   check.  The live session stays open over the calls, so each is predicted from every compile
+   before it; the log holds ``main()``'s alone, so it is judged only up to the first call that
+   compiled.
 
 Usage::
 
@@ -187,11 +189,18 @@ def _torch_outcome(call: tuple[Any, ...]) -> str:
 
 
 def _predictions(module: ModuleType, live: Any, log: Any) -> list[dict[str, Any]]:
-    """Each next call's prediction, live and from the log, then torch's outcome."""
-    rows = []
+    """Each next call's prediction, live and from the log, then torch's outcome.
+
+    The live session sees each call's compiles before the next is predicted; the log holds
+    ``main()``'s alone, so after a call that compiled it no longer says what torch holds.
+    """
+    rows: list[dict[str, Any]] = []
     for call in module.next_calls():
-        row = {"frame": _frame_name(call[0]), "live": _predicted(live, call)}
-        row["log"] = _predicted(log, call) if log is not None else {"error": "no log"}
+        row: dict[str, Any] = {"frame": _frame_name(call[0]), "live": _predicted(live, call)}
+        if any(r["torch"] == "recompile" for r in rows):
+            row["log"] = {"stale": "the log predates an earlier next call's compile"}
+        else:
+            row["log"] = _predicted(log, call) if log is not None else {"error": "no log"}
         row["torch"] = _torch_outcome(call)
         rows.append(row)
     return rows
@@ -217,41 +226,46 @@ def _worker_symdebug(program: Path, trace_dir: Path) -> dict[str, Any]:
     except Exception as exc:
         result["live"] = {"error": f"import symdebug: {_error_text(exc)}", "recompiles": []}
         return result
+    loaded = _load_log(trace_dir, result)
     session: Any = None
-    module: ModuleType | None = None
     from torch._dynamo import utils as dynamo_utils
 
     dynamo_utils.set_compilation_metrics_limit(100_000)
     try:
         module = _load_program(program)
+        # Open across the next calls: each is predicted from every compile before it.
         with symdebug.capture() as session:
             try:
                 module.main()
             except Exception as exc:
                 result["program_error"] = _error_text(exc)
-        result["live"] = _session_dict(session)
+            result["live"] = _session_dict(session)  # what torch's run did too: main() only
+            if hasattr(module, "next_calls") and not result["program_error"]:
+                result["predictions"] = _predictions(module, session, loaded)
     except Exception as exc:
-        live = _session_dict(session) if session is not None else {"recompiles": []}
-        live["error"] = f"live capture: {_error_text(exc)}"
+        live = result["live"] or _session_dict(session) if session is not None else {}
+        live = {"recompiles": [], **live, "error": f"live capture: {_error_text(exc)}"}
         result["live"] = live
-    loaded: Any = None
+    return result
+
+
+def _load_log(trace_dir: Path, result: dict[str, Any]) -> Any:
+    """The torch run's log as a session (its answers into ``result``), or None."""
+    import symdebug
+
     if not any(trace_dir.iterdir()):
         result["log"] = {"error": f"no log written in {trace_dir}", "recompiles": []}
-    else:
-        try:
-            loaded = symdebug.load_trace(str(trace_dir))
-            ranks = getattr(loaded, "ranks", None)
-            if ranks:  # a MultiRankSession: one process, so one rank
-                loaded = next(iter(ranks.values()))
-            result["log"] = _session_dict(loaded)
-        except Exception as exc:
-            result["log"] = {"error": f"load_trace: {_error_text(exc)}", "recompiles": []}
-    if module is not None and session is not None and hasattr(module, "next_calls"):
-        try:
-            result["predictions"] = _predictions(module, session, loaded)
-        except Exception as exc:
-            result["predictions"] = [{"error": f"next_calls: {_error_text(exc)}"}]
-    return result
+        return None
+    try:
+        loaded = symdebug.load_trace(str(trace_dir))
+        ranks = getattr(loaded, "ranks", None)
+        if ranks:  # a MultiRankSession: one process, so one rank
+            loaded = next(iter(ranks.values()))
+        result["log"] = _session_dict(loaded)
+    except Exception as exc:
+        result["log"] = {"error": f"load_trace: {_error_text(exc)}", "recompiles": []}
+        return None
+    return loaded
 
 
 def worker_main(mode: str, program: Path, trace_dir: Path, out: Path) -> int:
@@ -264,8 +278,9 @@ def worker_main(mode: str, program: Path, trace_dir: Path, out: Path) -> int:
 # torch's truth: the recompile blocks of TORCH_LOGS=recompiles.
 # ---------------------------------------------------------------------------------------------
 
-LOG_LINE = re.compile(
-    r"^[VIWEDC]\d{4} [\d:.]+ +\d+ \S+:\d+\] \[(?P<cid>[^\]]*)\] \[__(?P<art>\w+)\] ?(?P<msg>.*)$"
+LOG_LINE = re.compile(  # under a process group torch starts each line with ``[rank0]:``
+    r"^(?:\[rank\d+\]:)?[VIWEDC]\d{4} [\d:.]+ +\d+ \S+:\d+\] "
+    r"\[(?P<cid>[^\]]*)\] \[__(?P<art>\w+)\] ?(?P<msg>.*)$"
 )
 RECOMPILING = re.compile(r"Recompiling function (?P<fn>\S+) in (?P<where>\S+)")
 FAILURE = re.compile(r"^\s*- (?P<entry>!?\d+/\d+(?:_\d+)?(?:@\d+)?): (?P<text>.*)$")
@@ -615,7 +630,9 @@ def _judge_prediction(row: dict[str, Any]) -> dict[str, Any]:
     abstained = []
     for kind in ("live", "log"):
         said = row.get(kind) or {}
-        if "error" in said:
+        if "stale" in said:
+            checks[kind] = None  # not counted: the log does not hold the earlier call's compile
+        elif "error" in said:
             checks[kind] = False
         elif not said.get("certain"):
             checks[kind] = None  # an abstention: counted apart, with what it could not check
@@ -682,7 +699,7 @@ def _print_extras(rep: dict[str, Any], by_check: dict[str, list[int]]) -> None:
     for number, row in enumerate(rep.get("predictions", [])):
         for kind, ok in row["checks"].items():
             said = row.get(kind) or {}
-            mark = _mark(ok) if ok is not None else "unsure"
+            mark = _mark(ok) if ok is not None else ("stale" if "stale" in said else "unsure")
             print(
                 f"{rep['program']:24} next call {number} ({kind}): {mark:6} torch "
                 f"{row.get('torch', row.get('error'))}; symdebug {said.get('outcome', said)}"

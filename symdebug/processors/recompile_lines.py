@@ -44,6 +44,9 @@ def recompile_line(recompile: Recompile, reason: Reason, index: FactIndex) -> Fr
         return user_line(spec.user_frame, stack, caller)[0]  # a library's line: the user's
     if guard is not None and guard.phase == "inductor":
         return lowered_line(guard, index)
+    if recompile.cause == "inductor" and reason.framework_loc:  # no guard: the reason's lowering
+        function = reason.framework_loc.rpartition(" in ")[2]
+        return node_line(function.lstrip("_"), recompile.failed_entry, index)
     return reason_frame(reason, compile_, index) or _unnamed_line(recompile, reason, index)
 
 
@@ -68,10 +71,14 @@ def lowered_line(guard: Guard, index: FactIndex) -> Frame | None:
     Inductor names the ATen node (``_adaptive_avg_pool2d``); Dynamo's graph names the same
     operator without the underscore, with the user's line.
     """
-    wanted = lowering(guard)
-    nodes = index.fx_nodes.get(guard.compile_id, [])
+    return node_line(lowering(guard), guard.compile_id, index)
+
+
+def node_line(wanted: str, compile_id: str | None, index: FactIndex) -> Frame | None:
+    """The user's line of the compile's graph node for an operator (``adaptive_avg_pool2d``)."""
+    nodes = index.fx_nodes.get(compile_id or "", [])
     node = next((n for n in nodes if wanted in (n.name, n.target.rsplit(".", 1)[-1])), None)
-    compile_ = index.compile.get(guard.compile_id)
+    compile_ = index.compile.get(compile_id or "")
     if node is None or not node.filename:
         return None
     return Frame(node.filename, node.lineno, compile_.name if compile_ else "", node.code)

@@ -59,6 +59,9 @@ _USER_STACK = "User stack trace:"
 _USER_LOC = re.compile(
     r"# (?P<file>[^#]+?):(?P<line>\d+) in (?P<fn>[\w<>]+)(?: \((?P<fw>[^)]*)\))?"
 )
+#: A check torch names only a framework line for (``# (_inductor/lowering.py:5983 in
+#: _adaptive_avg_pool2d)``): made while Inductor lowered a node, with no user line of its own.
+_FRAMEWORK_ONLY = re.compile(r"#\s+\((?P<fw>[^()#]+:\d+ in [\w<>]+)\)\s*$")
 
 
 @dataclass(slots=True)
@@ -216,7 +219,9 @@ def parse_reason(raw: str) -> Reason:
         _read_length(reason)
     if reason.kind == "identity":
         _read_identity(reason)
-    if (loc := _USER_LOC.search(text)) is not None:
+    if (bare := _FRAMEWORK_ONLY.search(text)) is not None:
+        reason.framework_loc = bare["fw"]
+    elif (loc := _USER_LOC.search(text)) is not None:
         reason.user_file, reason.user_line = loc["file"].strip(), int(loc["line"])
         reason.user_fn, reason.framework_loc = loc["fn"], loc["fw"]
     if _USER_STACK in text:

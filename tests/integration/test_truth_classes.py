@@ -129,3 +129,15 @@ def test_the_hunt_calls_nothing_avoidable_without_a_saved_compile() -> None:
     for unvaried in ("w.shape[1]", "x.shape[0]"):
         assert rows[unvaried].verdict == "untested"
         assert "never varied" in rows[unvaried].note
+
+
+def test_an_inductor_lowerings_check_is_named_with_the_users_line(tmp_path: Path) -> None:
+    """Class 5: a check torch names only by Inductor's lowering is ``inductor``, at the op."""
+    session, dynamo = _live("strided_pool")
+    lowered = [cid for cid, r in dynamo.found.items() if "_inductor/lowering.py" in r.first_check]
+    assert lowered, dynamo.found
+    for found in (session, _from_log("strided_pool", tmp_path)):
+        by_id = {str(r.compile_id): r for r in found.recompiles}
+        for cid in lowered:
+            assert by_id[cid].cause == "inductor", cid
+            assert _line(by_id[cid].user_frame) == ("strided_pool.py", 22)
